@@ -1,0 +1,107 @@
+/*
+ * board: the virtual multicore Cortex-M board (DESIGN.md section 5).
+ *
+ * QEMU mps2-an385 memory map (code/ROM 0x00000000 4 MiB, SRAM 0x20000000
+ * 4 MiB, CMSDK UART0 at 0x40004000), semihosting through BKPT 0xAB, 1..8
+ * cores sharing memory and starting at the reset vector, a read-only
+ * core-index register at 0xD0000000 and core count at 0xD0000004, a SysTick
+ * per core. Timing: 1 cycle per instruction, plus a taken-branch penalty,
+ * plus a D-cache miss penalty (a private 32 KiB 4-way 32-byte-line cache per
+ * core), plus an optional seeded jitter; the scheduler always steps the core
+ * with the smallest cycle count, ties to the lowest index. Same seed, same run.
+ *
+ * Observers see every step and every data access, so the trace modules
+ * (record/) attach here without the board knowing about traces.
+ */
+#ifndef RAPTOR_BOARD_H
+#define RAPTOR_BOARD_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "isa/elf.h"
+#include "isa/isa.h"
+
+#define BOARD_MAX_CORES 8
+#define BOARD_ROM_BASE 0x00000000u
+#define BOARD_ROM_SIZE 0x00400000u
+#define BOARD_SRAM_BASE 0x20000000u
+#define BOARD_SRAM_SIZE 0x00400000u
+#define BOARD_UART0 0x40004000u
+#define BOARD_CPUID 0xd0000000u
+#define BOARD_NCORES 0xd0000004u
+
+struct board_config {
+	int ncores;             /* 1..8 */
+	enum isa_model model;
+	uint64_t seed;          /* jitter PRNG seed */
+	unsigned jitter;        /* max extra stall cycles of a jittered instruction; 0: off */
+	unsigned branch_penalty; /* cycles added to a taken branch */
+	unsigned miss_penalty;   /* cycles added per D-cache line miss */
+	unsigned exc_penalty;    /* cycles of exception entry */
+	uint64_t max_insns;     /* stop with an error after this many (0: no limit) */
+	FILE *out;              /* UART and semihosting output (stdout) */
+};
+
+/* Defaults: 2 cores, Cortex-M3, seed 1, jitter 8, penalties 2/10/12, no limit. */
+void board_config_init(struct board_config *cfg);
+
+/* One data access, as a trace module sees it. */
+struct board_access {
+	uint32_t addr;
+	uint32_t val;
+	uint8_t size;
+	uint8_t store;
+	uint8_t kind;     /* enum isa_access */
+	uint8_t cacheable; /* ROM or SRAM (not peripherals) */
+};
+
+struct board_observer {
+	void *ctx;
+	/* Every data access of core (before the step's on_step). */
+	void (*on_access)(void *ctx, int core, const struct board_access *a);
+	/* Every step of core, with the core's cycle count after it. */
+	void (*on_step)(void *ctx, int core, const struct isa_step *st, uint64_t cycle);
+};
+
+struct board;
+
+/* Create a board and its cores; NULL with an error on a bad configuration. */
+struct board *board_new(const struct board_config *cfg);
+void board_free(struct board *b);
+
+/* Load an ELF into memory and reset every core. 0 / -1 (error names the file). */
+int board_load(struct board *b, const char *elf_path) MUST_CHECK;
+const struct isa_elf *board_elf(const struct board *b);
+
+/* Attach an observer (at most one; NULL detaches). */
+void board_observe(struct board *b, const struct board_observer *obs);
+
+/*
+ * Trace-regs output: before each executed instruction, one line
+ * "<core> <pc> <r0>..<r12> <sp> <lr> <xpsr>" (8 hex digits each).
+ */
+void board_trace_regs(struct board *b, FILE *f);
+
+/*
+ * Run until a core exits through semihosting (returns 0 and sets *status to
+ * the exit status), or an error (returns -1: unimplemented instruction,
+ * lockup, deadlock with every core asleep, instruction limit).
+ */
+int board_run(struct board *b, int *status) MUST_CHECK;
+
+/* Execute one scheduler step. 1: the program exited (*status set), 0: go on, -1: error. */
+int board_step(struct board *b, int *status) MUST_CHECK;
+
+/* Ask a running board_run to stop at the next step (signal-safe). */
+void board_interrupt(struct board *b);
+
+struct isa_cpu *board_cpu(struct board *b, int core);
+int board_ncores(const struct board *b);
+uint64_t board_cycles(const struct board *b, int core);
+uint64_t board_insns(const struct board *b); /* instructions executed, all cores */
+
+/* Read guest memory (ROM/SRAM only) without side effects; 0 / -1. */
+int board_peek(const struct board *b, uint32_t addr, void *buf, uint32_t len) MUST_CHECK;
+
+#endif

@@ -1,0 +1,104 @@
+#include "caches/dc.h"
+
+#include <stdlib.h>
+
+struct dc_way {
+	uint32_t tag;
+	uint8_t valid;
+	uint32_t lru; /* larger is more recent */
+};
+
+struct dc {
+	struct dc_config cfg;
+	unsigned sets, line_bits, set_bits;
+	uint32_t clock;
+	struct dc_way *ways; /* sets * assoc */
+};
+
+static int pow2(uint32_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+int dc_config_check(const struct dc_config *c)
+{
+	if (!pow2(c->line) || c->line < 4 || c->line > 4096)
+		return error("cache: line size %u is not a power of two in 4..4096", c->line);
+	if (!pow2(c->size) || c->size < c->line)
+		return error("cache: size %u is not a power of two >= the line size", c->size);
+	if (!pow2(c->assoc) || c->assoc > c->size / c->line)
+		return error("cache: associativity %u is not a power of two <= %u lines",
+			     c->assoc, c->size / c->line);
+	return 0;
+}
+
+struct dc *dc_new(const struct dc_config *cfg)
+{
+	struct dc *dc;
+
+	if (dc_config_check(cfg))
+		return NULL;
+	dc = xcalloc(1, sizeof(*dc));
+	dc->cfg = *cfg;
+	dc->sets = cfg->size / cfg->line / cfg->assoc;
+	dc->line_bits = __builtin_ctz(cfg->line);
+	dc->set_bits = __builtin_ctz(dc->sets);
+	dc->ways = xcalloc((size_t)dc->sets * cfg->assoc, sizeof(*dc->ways));
+	return dc;
+}
+
+void dc_free(struct dc *dc)
+{
+	if (!dc)
+		return;
+	free(dc->ways);
+	free(dc);
+}
+
+static int access_line(struct dc *dc, uint32_t lineaddr)
+{
+	uint32_t set = lineaddr & (dc->sets - 1), tag = lineaddr >> dc->set_bits;
+	struct dc_way *w = &dc->ways[(size_t)set * dc->cfg.assoc], *victim = w;
+
+	for (unsigned i = 0; i < dc->cfg.assoc; i++) {
+		if (w[i].valid && w[i].tag == tag) {
+			w[i].lru = ++dc->clock;
+			return 0;
+		}
+		if (!w[i].valid || (victim->valid && w[i].lru < victim->lru))
+			victim = &w[i];
+	}
+	victim->valid = 1;
+	victim->tag = tag;
+	victim->lru = ++dc->clock;
+	return 1;
+}
+
+unsigned dc_access(struct dc *dc, uint32_t addr, unsigned len)
+{
+	uint32_t first = addr >> dc->line_bits, last = (addr + len - 1) >> dc->line_bits;
+	unsigned misses = 0;
+
+	for (uint32_t l = first;; l++) {
+		misses += access_line(dc, l);
+		if (l == last)
+			break;
+	}
+	return misses;
+}
+
+void dc_invalidate(struct dc *dc, uint32_t addr, unsigned len)
+{
+	uint32_t first = addr >> dc->line_bits, last = (addr + len - 1) >> dc->line_bits;
+
+	for (uint32_t l = first;; l++) {
+		uint32_t set = l & (dc->sets - 1), tag = l >> dc->set_bits;
+		struct dc_way *w = &dc->ways[(size_t)set * dc->cfg.assoc];
+
+		for (unsigned i = 0; i < dc->cfg.assoc; i++)
+			if (w[i].valid && w[i].tag == tag)
+				w[i].valid = 0;
+		if (l == last)
+			break;
+	}
+}

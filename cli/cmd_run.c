@@ -1,0 +1,130 @@
+/* raptor run: execute an ELF on the board, no tracing. */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "board/board.h"
+#include "cli/cli.h"
+
+static const char run_usage[] =
+	"usage: raptor run ELF [options]\n"
+	"\n"
+	"Run a program on the virtual multicore Cortex-M board (QEMU mps2-an385\n"
+	"memory map, semihosting, N cores sharing memory) without tracing.\n"
+	"UART and semihosting output go to stdout; the exit status is the guest's\n"
+	"(SYS_EXIT / SYS_EXIT_EXTENDED), or 125 when the run fails.\n"
+	"\n"
+	"options:\n"
+	"  --cores N          number of cores, 1..8 (default 2)\n"
+	"  --cpu m3|m4        core model: Cortex-M3, or Cortex-M4 with DSP (default m3)\n"
+	"  --seed S           seed of the timing jitter (default 1); same seed, same run\n"
+	"  --jitter N         longest jitter stall in cycles, 0 for none (default 8)\n"
+	"  --max-insns N      stop with an error after N instructions (default: no limit)\n"
+	"  --trace-regs FILE  write one line per executed instruction, in global order:\n"
+	"                     <core> <pc> <r0> ... <r12> <sp> <lr> <xpsr>, each 8 hex\n"
+	"                     digits, registers as they were BEFORE the instruction\n"
+	"                     (QEMU's convention; an IT instruction and a condition-\n"
+	"                     failed instruction each count as one). '-' is stdout.\n"
+	"  -h, --help         this text\n";
+
+static struct board *running;
+
+static void on_signal(int sig)
+{
+	if (running)
+		board_interrupt(running);
+}
+
+int cmd_run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "cores", required_argument, NULL, 'c' },
+		{ "cpu", required_argument, NULL, 'm' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "jitter", required_argument, NULL, 'j' },
+		{ "max-insns", required_argument, NULL, 'n' },
+		{ "trace-regs", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct board_config cfg;
+	struct board *b;
+	const char *trace_path = NULL;
+	FILE *trace = NULL;
+	uint64_t v;
+	int opt, model, status = 0, ret = 125;
+
+	board_config_init(&cfg);
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'c':
+			if (parse_u64(optarg, &v) || v < 1 || v > BOARD_MAX_CORES)
+				return error("--cores: '%s' is not a number from 1 to %d", optarg,
+					     BOARD_MAX_CORES), 2;
+			cfg.ncores = (int)v;
+			break;
+		case 'm':
+			if (cli_parse_model(optarg, &model))
+				return 2;
+			cfg.model = model;
+			break;
+		case 's':
+			if (parse_u64(optarg, &cfg.seed))
+				return error("--seed: '%s' is not a number", optarg), 2;
+			break;
+		case 'j':
+			if (parse_u64(optarg, &v) || v > 1000000)
+				return error("--jitter: '%s' is not a number up to 1000000", optarg), 2;
+			cfg.jitter = (unsigned)v;
+			break;
+		case 'n':
+			if (parse_u64(optarg, &cfg.max_insns))
+				return error("--max-insns: '%s' is not a number", optarg), 2;
+			break;
+		case 't':
+			trace_path = optarg;
+			break;
+		case 'h':
+			fputs(run_usage, stdout);
+			return 0;
+		default:
+			fputs(run_usage, stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		fputs(run_usage, stderr);
+		return 2;
+	}
+	b = board_new(&cfg);
+	if (!b)
+		return 2;
+	if (board_load(b, argv[optind]))
+		goto out;
+	if (trace_path) {
+		trace = strcmp(trace_path, "-") ? fopen(trace_path, "w") : stdout;
+		if (!trace) {
+			error("--trace-regs: cannot open '%s': %m", trace_path);
+			goto out;
+		}
+		setvbuf(trace, NULL, _IOFBF, 1 << 20);
+		board_trace_regs(b, trace);
+	}
+	running = b;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	if (board_run(b, &status) == 0)
+		ret = status;
+	running = NULL;
+out:
+	fflush(stdout);
+	if (trace && trace != stdout && fclose(trace)) {
+		error("--trace-regs: error writing '%s': %m", trace_path);
+		ret = 125;
+	}
+	board_free(b);
+	return ret;
+}

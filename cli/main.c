@@ -1,0 +1,52 @@
+/*
+ * raptor: trace-replay gdbserver for multicore Cortex-M firmware.
+ * main() dispatches to one command per table entry.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "isa/isa.h"
+
+static const struct cli_command commands[] = {
+	{ "run", cmd_run, "run a program on the virtual multicore board, without tracing" },
+};
+
+int cli_parse_model(const char *s, int *model)
+{
+	if (!strcmp(s, "m3") || !strcmp(s, "cortex-m3"))
+		*model = ISA_CORTEX_M3;
+	else if (!strcmp(s, "m4") || !strcmp(s, "cortex-m4"))
+		*model = ISA_CORTEX_M4;
+	else
+		return error("--cpu: unknown core '%s' (m3 or m4)", s);
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: raptor <command> [options]\n\n"
+		   "raptor replays recorded multicore Cortex-M runs for GDB.\n\n"
+		   "commands:\n");
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n'raptor <command> --help' describes a command.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "raptor: '%s' is not a raptor command\n\n", argv[1]);
+	usage(stderr);
+	return 2;
+}

@@ -1,0 +1,302 @@
+/*
+ * cpu.c: a core's lifecycle, the step loop, memory helpers and IT state.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/isa_priv.h"
+
+struct isa_cpu *isa_cpu_new(int core, enum isa_model model, struct isa_decoder *d,
+			    const struct isa_bus *bus)
+{
+	struct isa_cpu *c = xcalloc(1, sizeof(*c));
+
+	c->core = core;
+	c->model = model;
+	c->dec = d;
+	c->bus = bus;
+	isa_scs_reset(c);
+	return c;
+}
+
+void isa_cpu_free(struct isa_cpu *cpu)
+{
+	free(cpu);
+}
+
+/*
+ * Reset (B1.5.5). Values the architecture leaves UNKNOWN take QEMU's, so the
+ * two can be compared from the first instruction: LR = 0xFFFFFFFF and
+ * xPSR = 0x41000000 (Z set, as QEMU's reset leaves it).
+ */
+int isa_cpu_reset(struct isa_cpu *c, uint32_t vtor)
+{
+	uint32_t sp, pc;
+
+	memset(&c->s, 0, sizeof(c->s));
+	isa_scs_reset(c);
+	c->s.scs.vtor = vtor;
+	if (c->bus->read(c->bus->ctx, c, vtor, 4, &sp, ISA_ACC_VECTOR) != ISA_BUS_OK ||
+	    c->bus->read(c->bus->ctx, c, vtor + 4, 4, &pc, ISA_ACC_VECTOR) != ISA_BUS_OK)
+		return error("isa: core %d: cannot read the reset vector at 0x%08x", c->core,
+			     vtor);
+	c->s.r[13] = sp & ~3u;
+	c->s.r[14] = 0xffffffffu;
+	c->s.r[15] = pc & ~1u;
+	c->s.apsr = APSR_Z;
+	c->s.tbit_clear = !(pc & 1);
+	return 0;
+}
+
+int isa_cpu_core(const struct isa_cpu *cpu)
+{
+	return cpu->core;
+}
+
+uint64_t isa_cpu_icount(const struct isa_cpu *cpu)
+{
+	return cpu->s.icount;
+}
+
+int isa_sp_is_psp(const struct isa_cpu *c)
+{
+	return !c->s.ipsr && (c->s.control & 2);
+}
+
+void isa_select_sp(struct isa_cpu *c, int psp)
+{
+	int cur = (c->s.control >> 1) & 1;
+
+	/* in handler mode the active SP is always MSP; SPSEL only records */
+	if (!c->s.ipsr && cur != psp) {
+		uint32_t t = c->s.r[13];
+
+		c->s.r[13] = c->s.other_sp;
+		c->s.other_sp = t;
+	}
+	c->s.control = (c->s.control & ~2u) | (psp ? 2u : 0);
+}
+
+uint32_t isa_xpsr(const struct isa_cpu *c)
+{
+	uint32_t it = c->s.it;
+
+	return (c->s.apsr & 0xf80f0000u) | (c->s.tbit_clear ? 0 : 1u << 24) |
+	       (it & 3) << 25 | (it >> 2) << 10 | c->s.ipsr;
+}
+
+uint32_t isa_cpu_get(const struct isa_cpu *c, enum isa_reg r)
+{
+	int psp = isa_sp_is_psp(c);
+
+	switch (r) {
+	case ISA_R_XPSR: return isa_xpsr(c);
+	case ISA_R_MSP: return psp ? c->s.other_sp : c->s.r[13];
+	case ISA_R_PSP: return psp ? c->s.r[13] : c->s.other_sp;
+	case ISA_R_PRIMASK: return c->s.primask;
+	case ISA_R_BASEPRI: return c->s.basepri;
+	case ISA_R_FAULTMASK: return c->s.faultmask;
+	case ISA_R_CONTROL: return c->s.control;
+	default:
+		if ((unsigned)r < 16)
+			return c->s.r[r];
+		return 0;
+	}
+}
+
+void isa_cpu_set(struct isa_cpu *c, enum isa_reg r, uint32_t v)
+{
+	int psp = isa_sp_is_psp(c);
+
+	switch (r) {
+	case ISA_R_XPSR:
+		c->s.apsr = v & 0xf80f0000u;
+		c->s.ipsr = v & 0x1ff;
+		c->s.it = (v >> 25 & 3) | (v >> 10 & 0x3f) << 2;
+		c->s.tbit_clear = !(v >> 24 & 1);
+		break;
+	case ISA_R_MSP: *(psp ? &c->s.other_sp : &c->s.r[13]) = v; break;
+	case ISA_R_PSP: *(psp ? &c->s.r[13] : &c->s.other_sp) = v; break;
+	case ISA_R_PRIMASK: c->s.primask = v & 1; break;
+	case ISA_R_BASEPRI: c->s.basepri = v & 0xff; break;
+	case ISA_R_FAULTMASK: c->s.faultmask = v & 1; break;
+	case ISA_R_CONTROL:
+		c->s.control = v & 1;
+		isa_select_sp(c, v >> 1 & 1);
+		break;
+	default:
+		if ((unsigned)r < 16)
+			c->s.r[r] = r == 15 ? v & ~1u : v;
+		break;
+	}
+}
+
+void isa_cpu_trace_regs(const struct isa_cpu *c, FILE *f)
+{
+	const uint32_t *r = c->s.r;
+
+	fprintf(f,
+		"%08x %08x %08x %08x %08x %08x %08x %08x %08x %08x %08x %08x %08x %08x %08x "
+		"%08x %08x %08x\n",
+		c->core, r[15], r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9],
+		r[10], r[11], r[12], r[13], r[14], isa_xpsr(c));
+}
+
+size_t isa_cpu_state_size(void)
+{
+	return sizeof(struct isa_state);
+}
+
+void isa_cpu_save(const struct isa_cpu *cpu, void *buf)
+{
+	memcpy(buf, &cpu->s, sizeof(cpu->s));
+}
+
+void isa_cpu_restore(struct isa_cpu *cpu, const void *buf)
+{
+	memcpy(&cpu->s, buf, sizeof(cpu->s));
+}
+
+void isa_cpu_signal_event(struct isa_cpu *c)
+{
+	c->s.event = 1;
+	if (c->s.sleeping == 2)
+		c->s.sleeping = 0, c->s.event = 0;
+}
+
+int isa_cpu_sleeping(const struct isa_cpu *c)
+{
+	return c->s.sleeping && !isa_pending_preempts(c);
+}
+
+void isa_cpu_snoop_store(struct isa_cpu *c, uint32_t addr, unsigned size)
+{
+	if (c->s.excl.valid && addr < c->s.excl.addr + 4 && addr + size > c->s.excl.addr)
+		c->s.excl.valid = 0;
+}
+
+/* ---- memory ------------------------------------------------------------ */
+
+static int in_ppb(uint32_t addr)
+{
+	return (addr >> 20) == 0xe00;
+}
+
+int isa_load(struct isa_cpu *c, uint32_t addr, unsigned size, uint32_t *val,
+	     enum isa_access kind)
+{
+	int r = c->bus->read(c->bus->ctx, c, addr, size, val, kind);
+
+	if (r == ISA_BUS_DEFAULT && in_ppb(addr))
+		r = isa_scs_read(c, addr, size, val) ? ISA_BUS_FAULT : ISA_BUS_OK;
+	if (r != ISA_BUS_OK)
+		return isa_fault(c, EXC_BUSFAULT, BFSR_PRECISERR | BFSR_BFARVALID, addr);
+	return EX_OK;
+}
+
+int isa_store(struct isa_cpu *c, uint32_t addr, unsigned size, uint32_t val,
+	      enum isa_access kind)
+{
+	if (in_ppb(addr) && kind != ISA_ACC_STACK) {
+		if (isa_scs_write(c, addr, size, val))
+			return isa_fault(c, EXC_BUSFAULT, BFSR_PRECISERR | BFSR_BFARVALID, addr);
+	}
+	if (c->bus->write(c->bus->ctx, c, addr, size, val, kind) != ISA_BUS_OK)
+		return isa_fault(c, EXC_BUSFAULT, BFSR_PRECISERR | BFSR_BFARVALID, addr);
+	isa_decoder_invalidate(c->dec, addr, size);
+	return EX_OK;
+}
+
+/* ---- the step ---------------------------------------------------------- */
+
+/* ITAdvance (A7.3.3) */
+static inline void it_advance(struct isa_cpu *c)
+{
+	if ((c->s.it & 7) == 0)
+		c->s.it = 0;
+	else
+		c->s.it = (c->s.it & 0xe0) | ((c->s.it << 1) & 0x1f);
+}
+
+int isa_cpu_step(struct isa_cpu *c, struct isa_step *out)
+{
+	const struct isa_insn *in;
+	int err, r, pass;
+	unsigned cond;
+
+	memset(out, 0, sizeof(*out));
+	if (c->s.lockup)
+		return error("isa: core %d: locked up (fault in HardFault) at pc 0x%08x",
+			     c->core, c->s.r[15]);
+	if (c->pend_fault || isa_pending_preempts(c)) {
+		r = isa_take_pending(c, out);
+		if (r < 0)
+			return -1;
+		if (r > 0) {
+			c->s.sleeping = 0;
+			return 0;
+		}
+	}
+	if (c->s.sleeping) {
+		out->ev = ISA_EV_SLEEP;
+		out->pc = out->next_pc = c->s.r[15];
+		return 0;
+	}
+
+	c->pc = c->s.r[15];
+	out->ev = ISA_EV_INSN;
+	out->pc = c->pc;
+	if (c->s.tbit_clear) {
+		/* executing with EPSR.T = 0: INVSTATE before anything happens */
+		out->faulted = 1;
+		out->next_pc = c->pc;
+		c->s.icount++;
+		isa_fault(c, EXC_USAGEFAULT, UFSR_INVSTATE, 0);
+		return 0;
+	}
+	in = isa_decode(c->dec, c->bus, c->pc, &err);
+	if (!in) {
+		/* instruction fetch bus error: precise BusFault on this instruction */
+		out->faulted = 1;
+		out->next_pc = c->pc;
+		c->s.icount++;
+		isa_fault(c, EXC_BUSFAULT, BFSR_IBUSERR, 0);
+		return 0;
+	}
+	out->size = in->size;
+	out->cf = in->cf;
+	out->insn_id = in->id;
+	out->in_it = in_it_block(c);
+
+	c->next_pc = c->pc + in->size;
+	c->branched = 0;
+	c->exc_return = 0;
+	cond = out->in_it ? c->s.it >> 4 : in->cond;
+	pass = cond >= 14 || cond_pass(c->s.apsr, cond);
+	out->executed = pass;
+	if (pass) {
+		uint8_t it_before = c->s.it;
+
+		r = in->fn(c, in);
+		if (r == EX_FATAL)
+			return -1;
+		if (r == EX_FAULT) {
+			/* did not retire: PC and ITSTATE stay on this instruction */
+			out->faulted = 1;
+			out->next_pc = c->pc;
+			c->s.it = it_before;
+			c->s.icount++;
+			return 0;
+		}
+	}
+	if (in->fn != isa_exec_it && !c->exc_return)
+		it_advance(c);
+	c->s.r[15] = c->next_pc;
+	out->next_pc = c->next_pc;
+	out->taken = c->branched;
+	out->exc_return = c->exc_return;
+	c->s.icount++;
+	if (c->stop)
+		out->ev = ISA_EV_STOP;
+	return 0;
+}

@@ -1,0 +1,366 @@
+/*
+ * decode.c: Capstone 4 -> struct isa_insn, once per PC.
+ *
+ * Capstone 4.0.2 traps handled here (DESIGN.md section 6):
+ * - it must be opened THUMB | MCLASS, or MSR/MRS do not decode;
+ * - it keeps IT state in the handle: we never show it an IT instruction
+ *   (IT is decoded by hand) so no state can leak between decodes;
+ * - update_flags is derived from printed text and is wrong for some
+ *   encodings (`adc r0, r1, #2` reports it set); the S bit is taken from
+ *   the raw encoding instead (s_mode);
+ * - post-indexed addressing shows disp 0 plus an extra immediate operand;
+ * - branch immediates are absolute targets; `adr` carries the raw offset.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/isa_priv.h"
+
+struct isa_decoder *isa_decoder_new(enum isa_model model)
+{
+	struct isa_decoder *d = xcalloc(1, sizeof(*d));
+
+	if (cs_open(CS_ARCH_ARM, CS_MODE_THUMB | CS_MODE_MCLASS, &d->cs) != CS_ERR_OK)
+		die("capstone: cannot open an ARM Thumb/M-class handle");
+	cs_option(d->cs, CS_OPT_DETAIL, CS_OPT_ON);
+	d->model = model;
+	d->cache_on = !RAPTOR_TESTS || !getenv("RAPTOR_NO_DECODE_CACHE");
+	d->pages = xcalloc(1u << (32 - DC_PAGE_BITS), sizeof(*d->pages));
+	return d;
+}
+
+void isa_decoder_free(struct isa_decoder *d)
+{
+	if (!d)
+		return;
+	for (size_t i = 0; i < (1u << (32 - DC_PAGE_BITS)); i++)
+		free(d->pages[i]);
+	free(d->pages);
+	cs_close(&d->cs);
+	free(d);
+}
+
+void isa_decoder_set_cache(struct isa_decoder *d, int on)
+{
+	d->cache_on = on;
+}
+
+void isa_decoder_invalidate(struct isa_decoder *d, uint32_t addr, uint32_t len)
+{
+	/* a 32-bit instruction starting 2 bytes earlier overlaps too */
+	uint32_t a = (addr - 2) & ~1u, end = addr + len;
+
+	for (; a != end && a - (addr - 2) < len + 2; a += 2) {
+		struct isa_insn *pg = d->pages[a >> DC_PAGE_BITS];
+
+		if (pg)
+			pg[(a & ((1u << DC_PAGE_BITS) - 1)) >> 1].fn = NULL;
+	}
+}
+
+static int creg(unsigned r)
+{
+	switch (r) {
+	case ARM_REG_SP: return 13;
+	case ARM_REG_LR: return 14;
+	case ARM_REG_PC: return 15;
+	default:
+		if (r >= ARM_REG_R0 && r <= ARM_REG_R12)
+			return r - ARM_REG_R0;
+		return -1;
+	}
+}
+
+/*
+ * Flag setting from the raw encoding. 16-bit ALU instructions set flags
+ * outside an IT block only (A6.2.1 "setflags = !InITBlock()"), compares
+ * always; 32-bit data processing carries an explicit S bit (hw1 bit 4).
+ */
+static uint8_t s_mode_of(uint32_t raw, unsigned size)
+{
+	if (size == 2) {
+		unsigned hw = raw;
+
+		if ((hw >> 14) == 0) { /* shift/add/sub/mov/cmp immediate */
+			if ((hw >> 11) == 5) /* CMP imm8 */
+				return S_ALWAYS;
+			return S_OUTSIDE_IT;
+		}
+		if ((hw >> 10) == 0x10) { /* data processing (register) */
+			unsigned op = hw >> 6 & 0xf;
+
+			return (op == 8 || op == 10 || op == 11) ? S_ALWAYS : S_OUTSIDE_IT;
+		}
+		if ((hw >> 8) == 0x45) /* CMP high registers */
+			return S_ALWAYS;
+		return S_NEVER;
+	}
+	unsigned hw1 = raw >> 16, hw2 = raw & 0xffff;
+
+	if ((hw1 & 0xfa00) == 0xf000 && !(hw2 & 0x8000)) /* modified immediate */
+		return (hw1 >> 4 & 1) ? S_ALWAYS : S_NEVER;
+	if ((hw1 & 0xfe00) == 0xea00) /* shifted register */
+		return (hw1 >> 4 & 1) ? S_ALWAYS : S_NEVER;
+	if ((hw1 & 0xff80) == 0xfa00 && (hw2 & 0xf0f0) == 0xf000) /* shift by register */
+		return (hw1 >> 4 & 1) ? S_ALWAYS : S_NEVER;
+	return S_NEVER;
+}
+
+/* Carry out of ThumbExpandImm_C: 0 unchanged, 2 clear, 3 set. */
+static uint8_t imm_carry_of(uint32_t raw, unsigned size, uint32_t imm)
+{
+	unsigned hw1 = raw >> 16, hw2 = raw & 0xffff;
+
+	if (size != 4 || (hw1 & 0xfa00) != 0xf000 || (hw2 & 0x8000))
+		return 0;
+	unsigned imm12 = (hw1 >> 10 & 1) << 11 | (hw2 >> 12 & 7) << 8 | (hw2 & 0xff);
+
+	if ((imm12 >> 10) == 0)
+		return 0;
+	return 2 | (imm >> 31);
+}
+
+static int is_ldst(unsigned id)
+{
+	switch (id) {
+	case ARM_INS_LDR: case ARM_INS_LDRB: case ARM_INS_LDRH: case ARM_INS_LDRSB:
+	case ARM_INS_LDRSH: case ARM_INS_LDRD: case ARM_INS_STR: case ARM_INS_STRB:
+	case ARM_INS_STRH: case ARM_INS_STRD:
+		return 1;
+	}
+	return 0;
+}
+
+static int is_multi(unsigned id)
+{
+	switch (id) {
+	case ARM_INS_LDM: case ARM_INS_LDMDB: case ARM_INS_STM: case ARM_INS_STMDB:
+	case ARM_INS_PUSH: case ARM_INS_POP:
+		return 1;
+	}
+	return 0;
+}
+
+static int exec_unimplemented(struct isa_cpu *c, const struct isa_insn *in)
+{
+	char text[192] = "?";
+	cs_insn *ci;
+	uint8_t b[4];
+
+	if (in->size == 2) {
+		b[0] = in->raw;
+		b[1] = in->raw >> 8;
+	} else {
+		b[0] = in->raw >> 16;
+		b[1] = in->raw >> 24;
+		b[2] = in->raw;
+		b[3] = in->raw >> 8;
+	}
+	if (cs_disasm(c->dec->cs, b, in->size, c->pc, 1, &ci) == 1) {
+		snprintf(text, sizeof(text), "%s %s", ci->mnemonic, ci->op_str);
+		cs_free(ci, 1);
+	}
+	return error("isa: core %d: unimplemented instruction at pc 0x%08x after %llu "
+		     "instructions: encoding 0x%0*x (%s)",
+		     c->core, c->pc, (unsigned long long)c->s.icount, in->size * 2, in->raw,
+		     text);
+}
+
+static int exec_undecodable(struct isa_cpu *c, const struct isa_insn *in)
+{
+	return error("isa: core %d: undecodable instruction at pc 0x%08x after %llu "
+		     "instructions: encoding 0x%0*x",
+		     c->core, c->pc, (unsigned long long)c->s.icount, in->size * 2, in->raw);
+}
+
+static void convert(struct isa_decoder *d, struct isa_insn *in, const cs_insn *ci)
+{
+	const cs_arm *a = &ci->detail->arm;
+	int n = 0;
+
+	in->id = ci->id;
+	in->cond = (a->cc == ARM_CC_INVALID) ? 14 : a->cc - 1;
+	in->writeback = a->writeback;
+	for (int i = 0; i < a->op_count; i++) {
+		const cs_arm_op *o = &a->operands[i];
+		struct isa_op *op;
+
+		if (is_multi(ci->id) && o->type == ARM_OP_REG &&
+		    (i > 0 || ci->id == ARM_INS_PUSH || ci->id == ARM_INS_POP)) {
+			in->reglist |= 1u << creg(o->reg);
+			continue;
+		}
+		if (o->type == ARM_OP_IMM && n > 0 && in->op[n - 1].kind == OP_MEM &&
+		    is_ldst(ci->id)) {
+			in->post = 1;
+			in->post_imm = o->imm;
+			continue;
+		}
+		if (n == ISA_MAXOPS)
+			break;
+		op = &in->op[n++];
+		op->index = 0xff;
+		switch (o->type) {
+		case ARM_OP_REG:
+			op->kind = OP_REG;
+			op->reg = creg(o->reg);
+			op->shift_type = o->shift.type;
+			op->shift = o->shift.value;
+			break;
+		case ARM_OP_IMM:
+		case ARM_OP_PIMM:
+		case ARM_OP_CIMM:
+			op->kind = OP_IMM;
+			op->imm = o->imm;
+			break;
+		case ARM_OP_MEM:
+			op->kind = OP_MEM;
+			op->reg = creg(o->mem.base);
+			op->imm = o->mem.disp;
+			if (o->mem.index != ARM_REG_INVALID) {
+				op->index = creg(o->mem.index);
+				op->shift_type = ARM_SFT_LSL;
+				op->shift = o->shift.type == ARM_SFT_LSL ? o->shift.value
+									 : o->mem.lshift;
+			}
+			break;
+		default: /* system registers: handlers decode the raw bits */
+			op->kind = OP_NONE;
+			break;
+		}
+	}
+	in->nops = n;
+	in->s_mode = s_mode_of(in->raw, in->size);
+	if (in->nops && in->op[in->nops - 1].kind == OP_IMM)
+		in->imm_carry = imm_carry_of(in->raw, in->size, in->op[in->nops - 1].imm);
+	in->fn = isa_exec_table[ci->id] ? isa_exec_table[ci->id] : isa_dsp_table[ci->id];
+	if (!in->fn)
+		in->fn = exec_unimplemented;
+	(void)d;
+}
+
+static int fetch_insn(const struct isa_bus *bus, uint32_t pc, uint32_t *raw, unsigned *size)
+{
+	uint16_t hw1, hw2;
+
+	if (bus->fetch(bus->ctx, pc, &hw1) != ISA_BUS_OK)
+		return -1;
+	if ((hw1 >> 11) >= 0x1d) {
+		if (bus->fetch(bus->ctx, pc + 2, &hw2) != ISA_BUS_OK)
+			return -1;
+		*raw = (uint32_t)hw1 << 16 | hw2;
+		*size = 4;
+	} else {
+		*raw = hw1;
+		*size = 2;
+	}
+	return 0;
+}
+
+static void decode_into(struct isa_decoder *d, struct isa_insn *in, uint32_t pc,
+			uint32_t raw, unsigned size)
+{
+	uint8_t b[4];
+	cs_insn *ci;
+
+	memset(in, 0, sizeof(*in));
+	in->raw = raw;
+	in->size = size;
+	in->cond = 14;
+	if (size == 2 && (raw & 0xff00) == 0xbf00 && (raw & 0xf)) {
+		in->fn = isa_exec_it; /* IT: never shown to Capstone */
+		return;
+	}
+	if (size == 2) {
+		b[0] = raw;
+		b[1] = raw >> 8;
+	} else {
+		b[0] = raw >> 16;
+		b[1] = raw >> 24;
+		b[2] = raw;
+		b[3] = raw >> 8;
+	}
+	if (cs_disasm(d->cs, b, size, pc, 1, &ci) != 1) {
+		in->fn = exec_undecodable;
+		return;
+	}
+	convert(d, in, ci);
+	isa_classify(in);
+	cs_free(ci, 1);
+}
+
+const struct isa_insn *isa_decode(struct isa_decoder *d, const struct isa_bus *bus,
+				  uint32_t pc, int *err)
+{
+	struct isa_insn *pg, *in;
+	uint32_t raw;
+	unsigned size;
+
+	*err = 0;
+	if (d->cache_on) {
+		pg = d->pages[pc >> DC_PAGE_BITS];
+		if (pg) {
+			in = &pg[(pc & ((1u << DC_PAGE_BITS) - 1)) >> 1];
+			if (in->fn)
+				return in;
+		} else {
+			pg = d->pages[pc >> DC_PAGE_BITS] = xcalloc(DC_PAGE_INSNS, sizeof(*pg));
+			in = &pg[(pc & ((1u << DC_PAGE_BITS) - 1)) >> 1];
+		}
+	} else {
+		in = &d->scratch;
+	}
+	if (fetch_insn(bus, pc, &raw, &size)) {
+		*err = 1;
+		return NULL;
+	}
+	decode_into(d, in, pc, raw, size);
+	return in;
+}
+
+int isa_describe(struct isa_decoder *d, const struct isa_bus *bus, uint32_t pc, char *buf,
+		 size_t len, unsigned *size, enum isa_cf *cf, uint32_t *target)
+{
+	uint32_t raw;
+	unsigned sz;
+	struct isa_insn in;
+	uint8_t b[4];
+	cs_insn *ci;
+
+	if (fetch_insn(bus, pc, &raw, &sz))
+		return error("isa: cannot fetch an instruction at 0x%08x", pc);
+	decode_into(d, &in, pc, raw, sz);
+	if (size)
+		*size = sz;
+	if (cf)
+		*cf = in.cf;
+	if (target)
+		*target = (in.cf == ISA_CF_DIRECT || in.cf == ISA_CF_CALL ||
+			   in.cf == ISA_CF_COND_DIRECT) && in.nops
+				  ? (uint32_t)in.op[in.nops - 1].imm
+				  : 0;
+	if (buf && len) {
+		if (in.fn == isa_exec_it) {
+			static const char *cc[] = { "eq", "ne", "cs", "cc", "mi", "pl", "vs", "vc",
+						    "hi", "ls", "ge", "lt", "gt", "le", "al", "nv" };
+			snprintf(buf, len, "it %s (mask 0x%x)", cc[raw >> 4 & 15], raw & 15);
+			return 0;
+		}
+		if (sz == 2) {
+			b[0] = raw;
+			b[1] = raw >> 8;
+		} else {
+			b[0] = raw >> 16;
+			b[1] = raw >> 24;
+			b[2] = raw;
+			b[3] = raw >> 8;
+		}
+		if (cs_disasm(d->cs, b, sz, pc, 1, &ci) == 1) {
+			snprintf(buf, len, "%s %s", ci->mnemonic, ci->op_str);
+			cs_free(ci, 1);
+		} else {
+			snprintf(buf, len, "(undecodable 0x%0*x)", sz * 2, raw);
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,496 @@
+/*
+ * exc.c: the ARMv7-M exception model (B1.5) and the System Control Space
+ * (SysTick, NVIC, SCB) of one core.
+ *
+ * Tail-chaining is modelled as QEMU does it: an exception return unstacks
+ * completely and a pending exception is then taken with a fresh stack frame.
+ * The visible instruction stream is the same as on hardware; R0-R3/R12 in
+ * the chained handler hold the unstacked values (the architecture leaves
+ * them UNKNOWN).
+ */
+#include <string.h>
+
+#include "isa/isa_priv.h"
+
+#define CCR_STKALIGN (1u << 9)
+#define SHCSR_ENA_MEM (1u << 16)
+#define SHCSR_ENA_BUS (1u << 17)
+#define SHCSR_ENA_USG (1u << 18)
+#define HFSR_FORCED (1u << 30)
+
+void isa_scs_reset(struct isa_cpu *c)
+{
+	memset(&c->s.scs, 0, sizeof(c->s.scs));
+	c->s.scs.ccr = CCR_STKALIGN; /* QEMU's reset value (ARM's recommendation) */
+	c->s.scs.syst_csr = 1u << 2; /* CLKSOURCE: the processor clock */
+}
+
+/* Raw priority of exception n (B1.5.4): fixed for Reset/NMI/HardFault. */
+static int exc_prio(const struct isa_cpu *c, unsigned n)
+{
+	if (n == EXC_RESET)
+		return -3;
+	if (n == EXC_NMI)
+		return -2;
+	if (n == EXC_HARDFAULT)
+		return -1;
+	if (n < 16)
+		return c->s.scs.shpr[n - 4];
+	return c->s.scs.nvic_prio[n - 16];
+}
+
+/* Group priority under AIRCR.PRIGROUP: subpriority bits do not preempt. */
+static int group_prio(const struct isa_cpu *c, int p)
+{
+	if (p < 0)
+		return p;
+	return p & ~((2 << c->s.scs.aircr_prigroup) - 1) & 0xff;
+}
+
+static int is_active(const struct isa_cpu *c, unsigned n)
+{
+	if (n < 16)
+		return c->s.scs.sys_active >> n & 1;
+	return c->s.scs.nvic_active >> (n - 16) & 1;
+}
+
+static void set_active(struct isa_cpu *c, unsigned n, int on)
+{
+	uint32_t *w = n < 16 ? &c->s.scs.sys_active : &c->s.scs.nvic_active;
+	uint32_t bit = 1u << (n < 16 ? n : n - 16);
+
+	*w = on ? *w | bit : *w & ~bit;
+}
+
+static void set_pending(struct isa_cpu *c, unsigned n, int on)
+{
+	uint32_t *w = n < 16 ? &c->s.scs.sys_pending : &c->s.scs.nvic_pending;
+	uint32_t bit = 1u << (n < 16 ? n : n - 16);
+
+	*w = on ? *w | bit : *w & ~bit;
+}
+
+/* Current execution priority (B1.5.4), 256 in thread mode with no boost. */
+static int exec_prio(const struct isa_cpu *c)
+{
+	int ep = 256;
+	uint32_t a;
+
+	for (a = c->s.scs.sys_active; a; a &= a - 1) {
+		int p = group_prio(c, exc_prio(c, __builtin_ctz(a)));
+
+		if (p < ep)
+			ep = p;
+	}
+	for (a = c->s.scs.nvic_active; a; a &= a - 1) {
+		int p = group_prio(c, exc_prio(c, 16 + __builtin_ctz(a)));
+
+		if (p < ep)
+			ep = p;
+	}
+	if (c->s.basepri && group_prio(c, c->s.basepri) < ep)
+		ep = group_prio(c, c->s.basepri);
+	if (c->s.primask && ep > 0)
+		ep = 0;
+	if (c->s.faultmask && ep > -1)
+		ep = -1;
+	return ep;
+}
+
+/* Highest-priority pending enabled exception, 0 if none (ties: lowest number). */
+static unsigned best_pending(const struct isa_cpu *c)
+{
+	unsigned best = 0;
+	int bp = 1000;
+	uint32_t m;
+
+	for (m = c->s.scs.sys_pending; m; m &= m - 1) {
+		unsigned n = __builtin_ctz(m);
+
+		if (exc_prio(c, n) < bp)
+			bp = exc_prio(c, n), best = n;
+	}
+	for (m = c->s.scs.nvic_pending & c->s.scs.nvic_enable; m; m &= m - 1) {
+		unsigned n = 16 + __builtin_ctz(m);
+
+		if (exc_prio(c, n) < bp)
+			bp = exc_prio(c, n), best = n;
+	}
+	return best;
+}
+
+int isa_pending_preempts(const struct isa_cpu *c)
+{
+	unsigned n;
+
+	if (!c->s.scs.sys_pending && !(c->s.scs.nvic_pending & c->s.scs.nvic_enable))
+		return 0;
+	n = best_pending(c);
+	return n && group_prio(c, exc_prio(c, n)) < exec_prio(c);
+}
+
+int isa_fault(struct isa_cpu *c, int exc, uint32_t cfsr_bits, uint32_t addr)
+{
+	c->s.scs.cfsr |= cfsr_bits;
+	if (cfsr_bits & BFSR_BFARVALID)
+		c->s.scs.bfar = addr;
+	c->pend_fault = exc;
+	return EX_FAULT;
+}
+
+/* ExceptionEntry (B1.5.6): stack the frame, then ExceptionTaken. */
+static int exception_entry(struct isa_cpu *c, unsigned n, struct isa_step *out)
+{
+	uint32_t sp = c->s.r[13], ret = c->s.r[15];
+	int align = (sp & 4) && (c->s.scs.ccr & CCR_STKALIGN);
+	uint32_t frame = (sp - 0x20) & ~(align ? 7u : 3u);
+	uint32_t xpsr = isa_xpsr(c) | (align ? 1u << 9 : 0);
+	uint32_t regs[8] = { c->s.r[0], c->s.r[1], c->s.r[2], c->s.r[3],
+			     c->s.r[12], c->s.r[14], ret, xpsr };
+	uint32_t exc_return, vec;
+
+	for (int i = 0; i < 8; i++)
+		if (c->bus->write(c->bus->ctx, c, frame + 4 * i, 4, regs[i], ISA_ACC_STACK) !=
+		    ISA_BUS_OK)
+			return error("isa: core %d: stacking fault at 0x%08x entering "
+				     "exception %u from pc 0x%08x",
+				     c->core, frame + 4 * i, n, ret);
+	if (c->bus->read(c->bus->ctx, c, c->s.scs.vtor + 4 * n, 4, &vec, ISA_ACC_VECTOR) !=
+	    ISA_BUS_OK)
+		return error("isa: core %d: cannot read vector %u at 0x%08x", c->core, n,
+			     c->s.scs.vtor + 4 * n);
+	c->s.r[13] = frame;
+	if (c->s.ipsr)
+		exc_return = 0xfffffff1u;
+	else
+		exc_return = isa_sp_is_psp(c) ? 0xfffffffdu : 0xfffffff9u;
+	isa_select_sp(c, 0); /* thread mode on PSP: switch to MSP */
+	c->s.r[14] = exc_return;
+	c->s.r[15] = vec & ~1u;
+	c->s.tbit_clear = !(vec & 1);
+	c->s.ipsr = n;
+	c->s.it = 0;
+	set_pending(c, n, 0);
+	set_active(c, n, 1);
+	isa_clear_excl(c);
+	c->s.event = 1;
+	c->s.sleeping = 0;
+	out->ev = ISA_EV_EXCEPTION;
+	out->exc = n;
+	out->pc = ret;
+	out->next_pc = c->s.r[15];
+	return 0;
+}
+
+int isa_take_pending(struct isa_cpu *c, struct isa_step *out)
+{
+	unsigned n;
+	int ep = exec_prio(c);
+
+	if (c->pend_fault) {
+		n = c->pend_fault;
+		c->pend_fault = 0;
+		if ((n == EXC_MEMMANAGE && !(c->s.scs.shcsr & SHCSR_ENA_MEM)) ||
+		    (n == EXC_BUSFAULT && !(c->s.scs.shcsr & SHCSR_ENA_BUS)) ||
+		    (n == EXC_USAGEFAULT && !(c->s.scs.shcsr & SHCSR_ENA_USG)) ||
+		    (n != EXC_HARDFAULT && group_prio(c, exc_prio(c, n)) >= ep)) {
+			/* escalation to HardFault (B1.5.15) */
+			c->s.scs.hfsr |= HFSR_FORCED;
+			n = EXC_HARDFAULT;
+		}
+		if (n == EXC_HARDFAULT && ep <= -1) {
+			c->s.lockup = 1;
+			return error("isa: core %d: lockup: fault at priority %d, pc 0x%08x "
+				     "(CFSR 0x%08x)",
+				     c->core, ep, c->s.r[15], c->s.scs.cfsr);
+		}
+		return exception_entry(c, n, out) ? -1 : 1;
+	}
+	n = best_pending(c);
+	if (!n || group_prio(c, exc_prio(c, n)) >= ep)
+		return 0;
+	return exception_entry(c, n, out) ? -1 : 1;
+}
+
+/* ExceptionReturn (B1.5.8) through EXC_RETURN v. */
+int isa_exception_return(struct isa_cpu *c, uint32_t v)
+{
+	unsigned kind = v & 0xf, n = c->s.ipsr;
+	int psp = kind == 0xd, to_thread = kind == 0x9 || kind == 0xd;
+	uint32_t frame, f[8], sp;
+
+	if ((v & 0x0ffffff0u) != 0x0ffffff0u || !(kind == 0x1 || to_thread) || !is_active(c, n))
+		return isa_fault(c, EXC_USAGEFAULT, UFSR_INVPC, 0);
+	frame = psp ? c->s.other_sp : c->s.r[13];
+	for (int i = 0; i < 8; i++)
+		if (c->bus->read(c->bus->ctx, c, frame + 4 * i, 4, &f[i], ISA_ACC_UNSTACK) !=
+		    ISA_BUS_OK)
+			return error("isa: core %d: unstacking fault at 0x%08x returning from "
+				     "exception %u",
+				     c->core, frame + 4 * i, n);
+	set_active(c, n, 0);
+	sp = frame + 0x20 + ((f[7] >> 9 & 1) && (c->s.scs.ccr & CCR_STKALIGN) ? 4 : 0);
+	if (psp)
+		c->s.other_sp = sp;
+	else
+		c->s.r[13] = sp;
+	c->s.ipsr = to_thread ? 0 : f[7] & 0x1ff;
+	if (to_thread)
+		isa_select_sp(c, psp);
+	c->s.r[0] = f[0];
+	c->s.r[1] = f[1];
+	c->s.r[2] = f[2];
+	c->s.r[3] = f[3];
+	c->s.r[12] = f[4];
+	c->s.r[14] = f[5];
+	c->next_pc = f[6] & ~1u;
+	c->branched = 1;
+	c->exc_return = 1;
+	c->s.apsr = f[7] & (c->model == ISA_CORTEX_M4 ? 0xf80f0000u : 0xf8000000u);
+	c->s.it = (f[7] >> 25 & 3) | (f[7] >> 10 & 0x3f) << 2;
+	c->s.tbit_clear = !(f[7] >> 24 & 1);
+	isa_clear_excl(c);
+	c->s.event = 1;
+	return EX_OK;
+}
+
+void isa_cpu_pend_irq(struct isa_cpu *c, unsigned irq)
+{
+	if (irq < ISA_NIRQ)
+		set_pending(c, 16 + irq, 1);
+}
+
+/* ---- SysTick ------------------------------------------------------------ */
+
+#define SYST_ENABLE 1u
+#define SYST_TICKINT 2u
+#define SYST_COUNTFLAG (1u << 16)
+
+void isa_cpu_tick(struct isa_cpu *c, uint64_t cycles)
+{
+	struct isa_scs *s = &c->s.scs;
+
+	if (!(s->syst_csr & SYST_ENABLE))
+		return;
+	while (cycles) {
+		if (s->syst_cvr == 0) { /* the reload takes a cycle */
+			s->syst_cvr = s->syst_rvr;
+			cycles--;
+			if (!s->syst_rvr)
+				return;
+			continue;
+		}
+		if (cycles < s->syst_cvr) {
+			s->syst_cvr -= cycles;
+			return;
+		}
+		cycles -= s->syst_cvr;
+		s->syst_cvr = 0;
+		s->syst_csr |= SYST_COUNTFLAG;
+		if (s->syst_csr & SYST_TICKINT)
+			set_pending(c, EXC_SYSTICK, 1);
+	}
+}
+
+uint64_t isa_cpu_next_tick(const struct isa_cpu *c)
+{
+	const struct isa_scs *s = &c->s.scs;
+
+	if ((s->syst_csr & (SYST_ENABLE | SYST_TICKINT)) != (SYST_ENABLE | SYST_TICKINT) ||
+	    (!s->syst_rvr && !s->syst_cvr))
+		return UINT64_MAX;
+	return s->syst_cvr ? s->syst_cvr : 1 + (uint64_t)s->syst_rvr;
+}
+
+/* ---- SCS registers ------------------------------------------------------ */
+
+static uint32_t icsr(const struct isa_cpu *c)
+{
+	const struct isa_scs *s = &c->s.scs;
+	uint32_t v = c->s.ipsr, act = __builtin_popcount(s->sys_active) +
+				     __builtin_popcount(s->nvic_active);
+	unsigned p = best_pending(c);
+
+	if (act <= 1)
+		v |= 1u << 11; /* RETTOBASE */
+	v |= (p & 0x1ff) << 12;
+	if (s->nvic_pending)
+		v |= 1u << 22;
+	if (s->sys_pending >> EXC_SYSTICK & 1)
+		v |= 1u << 26;
+	if (s->sys_pending >> EXC_PENDSV & 1)
+		v |= 1u << 28;
+	if (s->sys_pending >> EXC_NMI & 1)
+		v |= 1u << 31;
+	return v;
+}
+
+static uint32_t shcsr(const struct isa_cpu *c)
+{
+	const struct isa_scs *s = &c->s.scs;
+	uint32_t a = s->sys_active, p = s->sys_pending;
+
+	return (s->shcsr & 0x70000u) | (a >> EXC_MEMMANAGE & 1) | (a >> EXC_BUSFAULT & 1) << 1 |
+	       (a >> EXC_USAGEFAULT & 1) << 3 | (a >> EXC_SVCALL & 1) << 7 |
+	       (a >> EXC_DEBUGMON & 1) << 8 | (a >> EXC_PENDSV & 1) << 10 |
+	       (a >> EXC_SYSTICK & 1) << 11 | (p >> EXC_USAGEFAULT & 1) << 12 |
+	       (p >> EXC_MEMMANAGE & 1) << 13 | (p >> EXC_BUSFAULT & 1) << 14 |
+	       (p >> EXC_SVCALL & 1) << 15;
+}
+
+/* Word view of a byte-array register bank (IPR, SHPR). */
+static uint32_t bytes_word(const uint8_t *b)
+{
+	return b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+static uint32_t scs_word(struct isa_cpu *c, uint32_t a)
+{
+	struct isa_scs *s = &c->s.scs;
+
+	switch (a) {
+	case 0xe000e004: return 0; /* ICTR: 32 interrupt lines */
+	case 0xe000e010: {
+		uint32_t v = s->syst_csr;
+
+		s->syst_csr &= ~SYST_COUNTFLAG; /* COUNTFLAG clears on read */
+		return v;
+	}
+	case 0xe000e014: return s->syst_rvr;
+	case 0xe000e018: return s->syst_cvr;
+	case 0xe000e01c: return 0;
+	case 0xe000e100: return s->nvic_enable;
+	case 0xe000e180: return s->nvic_enable;
+	case 0xe000e200: return s->nvic_pending;
+	case 0xe000e280: return s->nvic_pending;
+	case 0xe000e300: return s->nvic_active;
+	case 0xe000ed00: return c->model == ISA_CORTEX_M4 ? 0x410fc240u : 0x410fc231u;
+	case 0xe000ed04: return icsr(c);
+	case 0xe000ed08: return s->vtor;
+	case 0xe000ed0c: return 0xfa050000u | s->aircr_prigroup << 8;
+	case 0xe000ed10: return s->scr;
+	case 0xe000ed14: return s->ccr;
+	case 0xe000ed18: return bytes_word(&s->shpr[0]);
+	case 0xe000ed1c: return bytes_word(&s->shpr[4]);
+	case 0xe000ed20: return bytes_word(&s->shpr[8]);
+	case 0xe000ed24: return shcsr(c);
+	case 0xe000ed28: return s->cfsr;
+	case 0xe000ed2c: return s->hfsr;
+	case 0xe000ed34: return s->mmfar;
+	case 0xe000ed38: return s->bfar;
+	}
+	if (a >= 0xe000e400 && a < 0xe000e400 + ISA_NIRQ)
+		return bytes_word(&s->nvic_prio[a - 0xe000e400]);
+	return 0; /* reserved and unmodelled registers read as zero */
+}
+
+int isa_scs_read(struct isa_cpu *c, uint32_t addr, unsigned size, uint32_t *val)
+{
+	uint32_t w = scs_word(c, addr & ~3u);
+
+	*val = w >> (8 * (addr & 3));
+	if (size < 4)
+		*val &= (1u << (8 * size)) - 1;
+	return 0;
+}
+
+static void scs_write_word(struct isa_cpu *c, uint32_t a, uint32_t v)
+{
+	struct isa_scs *s = &c->s.scs;
+
+	switch (a) {
+	case 0xe000e010:
+		s->syst_csr = (s->syst_csr & SYST_COUNTFLAG) | (v & 7);
+		return;
+	case 0xe000e014: s->syst_rvr = v & 0xffffff; return;
+	case 0xe000e018:
+		s->syst_cvr = 0;
+		s->syst_csr &= ~SYST_COUNTFLAG;
+		return;
+	case 0xe000e100: s->nvic_enable |= v; return;
+	case 0xe000e180: s->nvic_enable &= ~v; return;
+	case 0xe000e200: s->nvic_pending |= v; return;
+	case 0xe000e280: s->nvic_pending &= ~v; return;
+	case 0xe000ed04:
+		if (v >> 31 & 1)
+			set_pending(c, EXC_NMI, 1);
+		if (v >> 28 & 1)
+			set_pending(c, EXC_PENDSV, 1);
+		else if (v >> 27 & 1)
+			set_pending(c, EXC_PENDSV, 0);
+		if (v >> 26 & 1)
+			set_pending(c, EXC_SYSTICK, 1);
+		else if (v >> 25 & 1)
+			set_pending(c, EXC_SYSTICK, 0);
+		return;
+	case 0xe000ed08: s->vtor = v & 0xffffff80u; return;
+	case 0xe000ed0c:
+		if ((v >> 16) == 0x05fa)
+			s->aircr_prigroup = v >> 8 & 7;
+		return;
+	case 0xe000ed10: s->scr = v & 0x16; return;
+	case 0xe000ed14: s->ccr = v & 0x31b; return;
+	case 0xe000ed24:
+		s->shcsr = v & 0x70000u;
+		s->sys_active = (s->sys_active & ~0x1cf10u) | (v & 1) << EXC_MEMMANAGE |
+				(v >> 1 & 1) << EXC_BUSFAULT | (v >> 3 & 1) << EXC_USAGEFAULT |
+				(v >> 7 & 1) << EXC_SVCALL | (v >> 8 & 1) << EXC_DEBUGMON |
+				(v >> 10 & 1) << EXC_PENDSV | (v >> 11 & 1) << EXC_SYSTICK;
+		return;
+	case 0xe000ed28: s->cfsr &= ~v; return;
+	case 0xe000ed2c: s->hfsr &= ~v; return;
+	case 0xe000ed34: s->mmfar = v; return;
+	case 0xe000ed38: s->bfar = v; return;
+	case 0xe000ef00:
+		if ((v & 0x1ff) < ISA_NIRQ)
+			set_pending(c, 16 + (v & 0x1ff), 1);
+		return;
+	}
+}
+
+int isa_scs_write(struct isa_cpu *c, uint32_t addr, unsigned size, uint32_t val)
+{
+	struct isa_scs *s = &c->s.scs;
+	uint8_t *bank = NULL;
+
+	/* byte-addressable banks: priorities of IRQs and system handlers */
+	if (addr >= 0xe000e400 && addr < 0xe000e400 + ISA_NIRQ)
+		bank = &s->nvic_prio[addr - 0xe000e400];
+	else if (addr >= 0xe000ed18 && addr < 0xe000ed24)
+		bank = &s->shpr[addr - 0xe000ed18];
+	if (bank) {
+		for (unsigned i = 0; i < size; i++) {
+			uint32_t a = addr + i;
+
+			if (a >= 0xe000ed18 && a < 0xe000ed24) {
+				unsigned n = 4 + (a - 0xe000ed18);
+
+				/* exceptions 7-10 and 13 have no priority: RAZ/WI */
+				if ((n >= 7 && n <= 10) || n == 13)
+					continue;
+			} else if (a >= 0xe000e400 + ISA_NIRQ) {
+				continue;
+			}
+			bank[i] = val >> (8 * i);
+		}
+		return 0;
+	}
+	if (size != 4) {
+		unsigned sh = 8 * (addr & 3);
+		uint32_t m = ((size == 1) ? 0xffu : 0xffffu) << sh;
+		uint32_t a = addr & ~3u;
+		/* set/clear and write-one-to-clear registers act on the bits written */
+		int action = (a >= 0xe000e100 && a < 0xe000e300) || a == 0xe000ed28 ||
+			     a == 0xe000ed2c || a == 0xe000ed04 || a == 0xe000ef00;
+
+		val = ((val << sh) & m) | (action ? 0 : scs_word(c, a) & ~m);
+		addr = a;
+	}
+	scs_write_word(c, addr, val);
+	return 0;
+}
+
+int isa_cpu_scs_read(struct isa_cpu *cpu, uint32_t addr, unsigned size, uint32_t *val)
+{
+	return isa_scs_read(cpu, addr, size, val);
+}

@@ -1,0 +1,28 @@
+#!/bin/sh
+# bootstrap.sh: install the Debian packages raptor needs to build and test.
+# As root it runs apt-get; otherwise it prints the exact command to run.
+# Usage: scripts/bootstrap.sh [build|check]   (check adds the test-only tools)
+set -e
+need_build="libcapstone-dev libelf-dev zlib1g-dev libiniparser-dev nettle-dev pkg-config gcc make \
+gcc-arm-none-eabi libnewlib-arm-none-eabi"
+need_check="qemu-system-arm gdb-multiarch clang"
+pkgs=$need_build
+[ "${1:-build}" = check ] && pkgs="$pkgs $need_check"
+
+missing=
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" = 0 ]; then
+	echo "bootstrap: installing:$missing" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq >&2 || true
+	apt-get install -y -qq --no-install-recommends $missing >&2
+else
+	echo "bootstrap: missing Debian packages:$missing" >&2
+	echo "bootstrap: run: sudo apt-get install -y$missing" >&2
+	exit 1
+fi

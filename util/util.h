@@ -1,0 +1,40 @@
+/* util: error reporting and checked allocation shared by every module. */
+#ifndef RAPTOR_UTIL_H
+#define RAPTOR_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MUST_CHECK __attribute__((warn_unused_result))
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * Print "raptor: error: <msg>" to stderr and return -1, so callers can
+ * write `return error("cf stream: bCnt past end at core %d", c);`.
+ * The message should name the thing, the place and the value.
+ */
+int error(const char *fmt, ...) PRINTF_LIKE(1, 2);
+
+/* Print "raptor: warning: <msg>" to stderr. */
+void warning(const char *fmt, ...) PRINTF_LIKE(1, 2);
+
+/* Print "raptor: fatal: <msg>" and exit(128). Only during start-up in main. */
+void die(const char *fmt, ...) PRINTF_LIKE(1, 2) __attribute__((noreturn));
+
+/*
+ * Silence error() (it still returns -1) while quiet > 0. Used by callers that
+ * probe and report errors themselves.
+ */
+void error_quiet(int delta);
+
+/* Allocation that dies on exhaustion: only for start-up-sized objects. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t m);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+/* Parse an unsigned integer (decimal, 0x hex); 0 on success, -1 otherwise. */
+int parse_u64(const char *s, uint64_t *out) MUST_CHECK;
+
+#endif
