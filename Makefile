@@ -32,7 +32,7 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/unit/%)
 
-.PHONY: all bootstrap run check unit bench asan debug install clean guest tools
+.PHONY: all bootstrap run check unit bench asan debug install clean guest tools isatests
 
 all: $(BUILD)/raptor
 
@@ -56,6 +56,7 @@ $(BUILD)/unit/%: tests/unit/%.c $(BUILD)/libraptor.a
 
 include guest/guest.mk
 include tools/tools.mk
+include tests/isa/isa.mk
 
 unit: $(UNIT_BIN)
 
@@ -67,7 +68,7 @@ run:
 
 check:
 	@scripts/bootstrap.sh check
-	@$(MAKE) --no-print-directory all unit guest tools
+	@$(MAKE) --no-print-directory all unit guest tools isatests
 	@BUILD=$(BUILD) tests/run-all.sh
 
 bench:

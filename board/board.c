@@ -13,6 +13,8 @@
 #define SEMI_EXIT 0x18
 #define SEMI_EXIT_EXTENDED 0x20
 #define ADP_APPLICATION_EXIT 0x20026u
+/* SYS_WRITEC/SYS_WRITE0 leave r0 "corrupted"; QEMU writes this value */
+#define SEMI_CORRUPTED 0xdeadbeefu
 
 struct board {
 	struct board_config cfg;
@@ -221,6 +223,7 @@ static int semihost(struct board *b, struct isa_cpu *cpu)
 			return error("semihosting: core %d, pc 0x%08x: SYS_WRITEC pointer 0x%08x "
 				     "outside memory", core, pc, arg);
 		fputc(*p, b->cfg.out);
+		isa_cpu_set(cpu, 0, SEMI_CORRUPTED);
 		return ISA_BKPT_HANDLED;
 	case SEMI_WRITE0:
 		for (uint32_t a = arg;; a++) {
@@ -231,6 +234,7 @@ static int semihost(struct board *b, struct isa_cpu *cpu)
 				break;
 			fputc(*p, b->cfg.out);
 		}
+		isa_cpu_set(cpu, 0, SEMI_CORRUPTED);
 		return ISA_BKPT_HANDLED;
 	case SEMI_WRITE:
 		if (peek32(b, arg, &blk[0]) || peek32(b, arg + 4, &blk[1]) ||

@@ -1,0 +1,15 @@
+# isa.mk: the ISA corner-case programs (tests/isa/*.S), self-checking bare
+# assembly with their own vector table (common.inc) and weak fallback
+# handlers (defaults.S). Files named dsp-* are built for Cortex-M4, the
+# others for Cortex-M3. Output: $(BUILD)/isatest/NAME.elf.
+
+ISA_TEST_SRC := $(filter-out tests/isa/defaults.S,$(wildcard tests/isa/*.S))
+ISA_TEST_ELF := $(ISA_TEST_SRC:tests/isa/%.S=$(BUILD)/isatest/%.elf)
+isa_test_cpu = $(if $(filter dsp-%,$(notdir $(1))),cortex-m4,cortex-m3)
+
+isatests: $(ISA_TEST_ELF)
+
+$(BUILD)/isatest/%.elf: tests/isa/%.S tests/isa/defaults.S tests/isa/common.inc tests/isa/isa.ld
+	@mkdir -p $(dir $@)
+	$(ARM_PREFIX)gcc -mcpu=$(call isa_test_cpu,$<) -mthumb -nostdlib -Itests/isa \
+		-T tests/isa/isa.ld $< tests/isa/defaults.S -o $@
