@@ -271,6 +271,7 @@ int isa_cpu_step(struct isa_cpu *c, struct isa_step *out)
 	c->next_pc = c->pc + in->size;
 	c->branched = 0;
 	c->exc_return = 0;
+	c->tail_exc = 0;
 	cond = out->in_it ? c->s.it >> 4 : in->cond;
 	pass = cond >= 14 || cond_pass(c->s.apsr, cond);
 	out->executed = pass;
@@ -295,6 +296,7 @@ int isa_cpu_step(struct isa_cpu *c, struct isa_step *out)
 	out->next_pc = c->next_pc;
 	out->taken = c->branched;
 	out->exc_return = c->exc_return;
+	out->exc = c->tail_exc;
 	c->s.icount++;
 	if (c->stop)
 		out->ev = ISA_EV_STOP;

@@ -2,11 +2,10 @@
  * exc.c: the ARMv7-M exception model (B1.5) and the System Control Space
  * (SysTick, NVIC, SCB) of one core.
  *
- * Tail-chaining is modelled as QEMU does it: an exception return unstacks
- * completely and a pending exception is then taken with a fresh stack frame.
- * The visible instruction stream is the same as on hardware; R0-R3/R12 in
- * the chained handler hold the unstacked values (the architecture leaves
- * them UNKNOWN).
+ * Tail-chaining (B1.5.12) is modelled as QEMU 7.2 does it: when an
+ * exception return finds a pending exception that may preempt the context it
+ * returns to, the frame stays on the stack, R0-R3/R12 keep the handler's
+ * values, LR keeps the EXC_RETURN value, and the new handler starts at once.
  */
 #include <string.h>
 
@@ -212,6 +211,36 @@ int isa_take_pending(struct isa_cpu *c, struct isa_step *out)
 	return exception_entry(c, n, out) ? -1 : 1;
 }
 
+/*
+ * Tail-chain from an exception return with EXC_RETURN v into the best
+ * pending exception, if it may preempt the context being returned to.
+ * Returns 1 when it did (the handler starts; nothing is unstacked).
+ */
+static int tail_chain(struct isa_cpu *c, uint32_t v)
+{
+	unsigned n = best_pending(c);
+	uint32_t vec;
+
+	if (!n || group_prio(c, exc_prio(c, n)) >= exec_prio(c))
+		return 0;
+	if (c->bus->read(c->bus->ctx, c, c->s.scs.vtor + 4 * n, 4, &vec, ISA_ACC_VECTOR) !=
+	    ISA_BUS_OK)
+		return 0; /* let the ordinary return and entry report it */
+	c->s.r[14] = v;
+	c->next_pc = vec & ~1u;
+	c->branched = 1;
+	c->exc_return = 1;
+	c->tail_exc = n;
+	c->s.tbit_clear = !(vec & 1);
+	c->s.ipsr = n;
+	c->s.it = 0;
+	set_pending(c, n, 0);
+	set_active(c, n, 1);
+	isa_clear_excl(c);
+	c->s.event = 1;
+	return 1;
+}
+
 /* ExceptionReturn (B1.5.8) through EXC_RETURN v. */
 int isa_exception_return(struct isa_cpu *c, uint32_t v)
 {
@@ -221,6 +250,12 @@ int isa_exception_return(struct isa_cpu *c, uint32_t v)
 
 	if ((v & 0x0ffffff0u) != 0x0ffffff0u || !(kind == 0x1 || to_thread) || !is_active(c, n))
 		return isa_fault(c, EXC_USAGEFAULT, UFSR_INVPC, 0);
+	/* DeActivate: FAULTMASK clears on return from anything but NMI */
+	set_active(c, n, 0);
+	if (n != EXC_NMI)
+		c->s.faultmask = 0;
+	if (tail_chain(c, v))
+		return EX_OK;
 	frame = psp ? c->s.other_sp : c->s.r[13];
 	for (int i = 0; i < 8; i++)
 		if (c->bus->read(c->bus->ctx, c, frame + 4 * i, 4, &f[i], ISA_ACC_UNSTACK) !=
@@ -228,7 +263,6 @@ int isa_exception_return(struct isa_cpu *c, uint32_t v)
 			return error("isa: core %d: unstacking fault at 0x%08x returning from "
 				     "exception %u",
 				     c->core, frame + 4 * i, n);
-	set_active(c, n, 0);
 	sp = frame + 0x20 + ((f[7] >> 9 & 1) && (c->s.scs.ccr & CCR_STKALIGN) ? 4 : 0);
 	if (psp)
 		c->s.other_sp = sp;

@@ -102,7 +102,9 @@ struct isa_step {
 	uint8_t taken;      /* control flow left the fall-through path */
 	uint8_t faulted;    /* the instruction raised a fault and did not retire */
 	uint8_t exc_return; /* the instruction performed an exception return */
-	uint16_t exc;       /* exception number taken (ISA_EV_EXCEPTION) */
+	uint16_t exc;       /* exception number taken (ISA_EV_EXCEPTION), or the
+			     * exception an exception return tail-chained into
+			     * (ISA_EV_INSN with exc_return; next_pc is its handler) */
 	uint32_t insn_id;   /* Capstone id (0 for IT) */
 };
 

@@ -119,6 +119,7 @@ struct isa_cpu {
 	uint32_t next_pc; /* fall-through or branch target */
 	uint8_t branched; /* next_pc was written by the instruction */
 	uint8_t exc_return;
+	uint16_t tail_exc; /* exception tail-chained into by this instruction */
 	uint8_t stop;     /* semihosting exit */
 	int pend_fault;   /* synchronous exception to take next (0: none) */
 };
