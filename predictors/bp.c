@@ -1,0 +1,357 @@
+#include "predictors/bp.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+struct bp {
+	struct bp_config cfg;
+	struct gshare *gs;
+	struct ras *ras;
+	struct ibtb *ibtb;
+};
+
+/* ---- configurations ---------------------------------------------------- */
+
+struct named_config {
+	const char *name;
+	struct bp_config cfg;
+};
+
+#define SH GSHARE_SHIFT_DEFAULT
+static const struct named_config named[] = {
+    /* mcfTRaptor Sec. 5 */
+    {"small", {512, 8, 0, SH}},
+    {"medium", {1024, 16, 16, SH}},
+    {"large", {4096, 32, 64, SH}},
+    /* TRaptor Sec. 5.1: gshare S/M/B = 256/512/1024; 0 none, 1 RAS 8, 2..4 + iBTB 16/32/64 */
+    {"S0", {256, 0, 0, SH}},
+    {"S1", {256, 8, 0, SH}},
+    {"S2", {256, 8, 16, SH}},
+    {"S3", {256, 8, 32, SH}},
+    {"S4", {256, 8, 64, SH}},
+    {"M0", {512, 0, 0, SH}},
+    {"M1", {512, 8, 0, SH}},
+    {"M2", {512, 8, 16, SH}},
+    {"M3", {512, 8, 32, SH}},
+    {"M4", {512, 8, 64, SH}},
+    {"B0", {1024, 0, 0, SH}},
+    {"B1", {1024, 8, 0, SH}},
+    {"B2", {1024, 8, 16, SH}},
+    {"B3", {1024, 8, 32, SH}},
+    {"B4", {1024, 8, 64, SH}},
+};
+#undef SH
+
+int bp_config_check(const struct bp_config *cfg)
+{
+	if (gshare_config_check(cfg->gshare, cfg->shift) || ras_config_check(cfg->ras) ||
+	    ibtb_config_check(cfg->ibtb))
+		return -1;
+	return 0;
+}
+
+static int same_config(const struct bp_config *a, const struct bp_config *b)
+{
+	return a->gshare == b->gshare && a->ras == b->ras && a->ibtb == b->ibtb &&
+	       a->shift == b->shift;
+}
+
+const char *bp_config_name(const struct bp_config *cfg)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(named); i++)
+		if (same_config(&named[i].cfg, cfg))
+			return named[i].name;
+	return NULL;
+}
+
+void bp_config_format(const struct bp_config *cfg, char *buf, size_t len)
+{
+	snprintf(buf, len, "gshare=%u,ras=%u,ibtb=%u,shift=%u", cfg->gshare, cfg->ras, cfg->ibtb,
+		 cfg->shift);
+}
+
+#define PARSE_HELP "expected small, medium, large, S0..B4, or gshare=,ras=,ibtb=,shift="
+
+int bp_config_parse(const char *s, struct bp_config *out)
+{
+	struct bp_config cfg = {0, 0, 0, GSHARE_SHIFT_DEFAULT};
+	unsigned seen = 0; /* bit per key */
+	static const char *const keys[] = {"gshare", "ras", "ibtb", "shift"};
+	const char *p = s;
+	char item[64];
+
+	if (!s || !*s)
+		return error("predictor config is empty (" PARSE_HELP ")");
+	for (int first = 1;; first = 0) {
+		const char *end = strchr(p, ','), *b, *e;
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		char *eq;
+		size_t k;
+		uint64_t v;
+
+		/* trim blanks around the item */
+		for (b = p, e = p + n; b < e && isspace((unsigned char)*b); b++)
+			;
+		while (e > b && isspace((unsigned char)e[-1]))
+			e--;
+		if (b == e)
+			return error(
+			    "predictor config \"%s\": empty item at offset %zu (" PARSE_HELP ")", s,
+			    (size_t)(p - s));
+		if ((size_t)(e - b) >= sizeof(item))
+			return error("predictor config \"%s\": item at offset %zu is too long", s,
+				     (size_t)(p - s));
+		memcpy(item, b, e - b);
+		item[e - b] = 0;
+
+		eq = strchr(item, '=');
+		if (!eq) {
+			size_t i;
+
+			for (i = 0; i < ARRAY_SIZE(named); i++)
+				if (!strcasecmp(item, named[i].name))
+					break;
+			if (i == ARRAY_SIZE(named))
+				return error(
+				    "predictor config \"%s\": unknown name \"%s\" (" PARSE_HELP ")",
+				    s, item);
+			if (!first)
+				return error("predictor config \"%s\": name \"%s\" must come first",
+					     s, item);
+			cfg = named[i].cfg;
+		} else {
+			char *ke = eq;
+
+			while (ke > item && isspace((unsigned char)ke[-1]))
+				ke--;
+			*ke = 0;
+			for (k = 0; k < ARRAY_SIZE(keys); k++)
+				if (!strcmp(item, keys[k]))
+					break;
+			if (k == ARRAY_SIZE(keys))
+				return error(
+				    "predictor config \"%s\": unknown key \"%s\" (" PARSE_HELP ")",
+				    s, item);
+			if (seen & 1u << k)
+				return error("predictor config \"%s\": key \"%s\" given twice", s,
+					     item);
+			seen |= 1u << k;
+			if (parse_u64(eq + 1, &v) || v > 0xffffffffu)
+				return error(
+				    "predictor config \"%s\": %s value \"%s\" is not a number", s,
+				    item, eq + 1);
+			switch (k) {
+			case 0: cfg.gshare = v; break;
+			case 1: cfg.ras = v; break;
+			case 2: cfg.ibtb = v; break;
+			default: cfg.shift = v; break;
+			}
+		}
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	if (gshare_config_check(cfg.gshare, cfg.shift) || ras_config_check(cfg.ras) ||
+	    ibtb_config_check(cfg.ibtb))
+		return error("predictor config \"%s\" is not valid (see above)", s);
+	*out = cfg;
+	return 0;
+}
+
+/* ---- lifecycle ------------------------------------------------------------ */
+
+struct bp *bp_new(const struct bp_config *cfg)
+{
+	struct bp *bp;
+
+	if (bp_config_check(cfg))
+		return NULL;
+	bp = xcalloc(1, sizeof(*bp));
+	bp->cfg = *cfg;
+	bp->gs = gshare_new(cfg->gshare, cfg->shift);
+	bp->ras = ras_new(cfg->ras);
+	bp->ibtb = ibtb_new(cfg->ibtb);
+	if (!bp->gs || !bp->ras || !bp->ibtb) {
+		bp_free(bp);
+		return NULL;
+	}
+	return bp;
+}
+
+void bp_free(struct bp *bp)
+{
+	if (!bp)
+		return;
+	gshare_free(bp->gs);
+	ras_free(bp->ras);
+	ibtb_free(bp->ibtb);
+	free(bp);
+}
+
+void bp_reset(struct bp *bp)
+{
+	gshare_reset(bp->gs);
+	ras_reset(bp->ras);
+	ibtb_reset(bp->ibtb);
+}
+
+const struct bp_config *bp_get_config(const struct bp *bp)
+{
+	return &bp->cfg;
+}
+
+const struct gshare *bp_gshare(const struct bp *bp)
+{
+	return bp->gs;
+}
+
+const struct ras *bp_ras(const struct bp *bp)
+{
+	return bp->ras;
+}
+
+const struct ibtb *bp_ibtb(const struct bp *bp)
+{
+	return bp->ibtb;
+}
+
+/* ---- the step (TRaptor Fig. 3, mcfTRaptor Fig. 5 lines 3-19) --------------- */
+
+static int is_conditional(const struct bp_branch *br)
+{
+	return br->conditional || br->cf == ISA_CF_COND_DIRECT;
+}
+
+static int is_indirect(enum isa_cf cf)
+{
+	return cf == ISA_CF_RETURN || cf == ISA_CF_IND_CALL || cf == ISA_CF_IND_JUMP;
+}
+
+void bp_predict(const struct bp *bp, const struct bp_branch *br, struct bp_prediction *pred)
+{
+	memset(pred, 0, sizeof(*pred));
+	if (br->cf == ISA_CF_NONE)
+		return;
+	pred->conditional = is_conditional(br);
+	pred->indirect = is_indirect(br->cf);
+	pred->counts = pred->conditional || pred->indirect;
+	pred->taken = pred->conditional ? gshare_predict(bp->gs, br->pc) : 1;
+	if (br->cf == ISA_CF_RETURN)
+		pred->target_known = ras_peek(bp->ras, &pred->target);
+	else if (pred->indirect)
+		pred->target_known = ibtb_lookup(bp->ibtb, br->pc, &pred->target);
+}
+
+void bp_update(struct bp *bp, const struct bp_branch *br, int taken, uint32_t target)
+{
+	int cond = is_conditional(br);
+	uint32_t dummy;
+
+	if (br->cf == ISA_CF_NONE)
+		return;
+	taken = cond ? !!taken : 1;
+	if (cond)
+		gshare_update(bp->gs, br->pc, taken);
+	if (taken) {
+		switch (br->cf) {
+		case ISA_CF_CALL: ras_push(bp->ras, br->fallthrough); break;
+		case ISA_CF_RETURN: (void)ras_pop(bp->ras, &dummy); break;
+		case ISA_CF_IND_CALL:
+			ibtb_update(bp->ibtb, br->pc, target);
+			ras_push(bp->ras, br->fallthrough);
+			break;
+		case ISA_CF_IND_JUMP: ibtb_update(bp->ibtb, br->pc, target); break;
+		default: break;
+		}
+	}
+	/* The iBTB was trained under the old PIR (the one bp_predict used). */
+	ibtb_pir_update(bp->ibtb, br->pc, taken);
+}
+
+enum bp_miss bp_classify_miss(const struct bp_prediction *pred, int taken, uint32_t target)
+{
+	if (!pred->counts)
+		return BP_MISS_NONE;
+	taken = pred->conditional ? !!taken : 1;
+	if (!pred->indirect)
+		return taken != pred->taken ? BP_MISS_OUTCOME : BP_MISS_NONE;
+	if (taken != pred->taken)
+		return BP_MISS_TARGET; /* conditional indirect: the T/NT bit tells */
+	if (taken && (!pred->target_known || pred->target != target))
+		return BP_MISS_TARGET;
+	return BP_MISS_NONE;
+}
+
+enum bp_miss bp_step(struct bp *bp, const struct bp_branch *br, int taken, uint32_t target,
+		     struct bp_prediction *pred)
+{
+	struct bp_prediction local;
+	enum bp_miss m;
+
+	if (!pred)
+		pred = &local;
+	bp_predict(bp, br, pred);
+	m = bp_classify_miss(pred, taken, target);
+	bp_update(bp, br, taken, target);
+	return m;
+}
+
+/* ---- checkpoints ------------------------------------------------------------ */
+
+#define BP_STATE_MAGIC 0x31535042u /* "BPS1" */
+#define BP_HEADER_SIZE (5 * sizeof(uint32_t))
+
+size_t bp_state_size(const struct bp *bp)
+{
+	return BP_HEADER_SIZE + gshare_state_size(bp->gs) + ras_state_size(bp->ras) +
+	       ibtb_state_size(bp->ibtb);
+}
+
+void bp_save(const struct bp *bp, void *buf)
+{
+	uint32_t hdr[5] = {BP_STATE_MAGIC, bp->cfg.gshare, bp->cfg.ras, bp->cfg.ibtb,
+			   bp->cfg.shift};
+	uint8_t *p = buf;
+
+	memcpy(p, hdr, sizeof(hdr));
+	p += sizeof(hdr);
+	gshare_save(bp->gs, p);
+	p += gshare_state_size(bp->gs);
+	ras_save(bp->ras, p);
+	p += ras_state_size(bp->ras);
+	ibtb_save(bp->ibtb, p);
+}
+
+int bp_restore(struct bp *bp, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+	uint32_t hdr[5];
+
+	if (len != bp_state_size(bp))
+		return error("predictor state: %zu bytes, expected %zu", len, bp_state_size(bp));
+	memcpy(hdr, p, sizeof(hdr));
+	if (hdr[0] != BP_STATE_MAGIC)
+		return error("predictor state: bad magic 0x%08x", hdr[0]);
+	if (hdr[1] != bp->cfg.gshare || hdr[2] != bp->cfg.ras || hdr[3] != bp->cfg.ibtb ||
+	    hdr[4] != bp->cfg.shift)
+		return error("predictor state: saved for gshare=%u,ras=%u,ibtb=%u,shift=%u, "
+			     "restored into gshare=%u,ras=%u,ibtb=%u,shift=%u",
+			     hdr[1], hdr[2], hdr[3], hdr[4], bp->cfg.gshare, bp->cfg.ras,
+			     bp->cfg.ibtb, bp->cfg.shift);
+	p += sizeof(hdr);
+	if (gshare_restore(bp->gs, p))
+		goto bad;
+	p += gshare_state_size(bp->gs);
+	if (ras_restore(bp->ras, p))
+		goto bad;
+	p += ras_state_size(bp->ras);
+	if (ibtb_restore(bp->ibtb, p))
+		goto bad;
+	return 0;
+bad:
+	bp_reset(bp);
+	return -1;
+}

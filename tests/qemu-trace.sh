@@ -1,0 +1,108 @@
+#!/bin/bash
+# qemu-trace.sh: run an ELF on QEMU, single-stepping, and write its trace in
+# raptor's trace-regs format (one line per instruction, registers before it).
+#
+# Usage: tests/qemu-trace.sh ELF OUT [CPU]
+#   CPU  m3 (mps2-an385) or m4 (mps2-an386); default m4 if the ELF's name
+#        matches *-m4-*, else m3.
+#   OUT  a file or a FIFO; '-' for standard output.
+# The log goes through a FIFO into $BUILD/qemulog, so it never touches disk.
+# The guest's console/semihosting output goes to standard output (standard
+# error if OUT is '-').
+#
+# Exit status: QEMU's, which is the guest's semihosting exit code; 124 if
+# QEMU ran longer than QEMU_TIMEOUT; 125 if the log could not be converted
+# (OUT is then incomplete) or on bad usage.
+#
+# Environment: BUILD (default build) holds qemulog; QEMU (default
+# qemu-system-arm); QEMU_TIMEOUT (default 600, seconds, as timeout(1) takes it);
+# QEMU_ARGS, more QEMU options, split at spaces (e.g. "-icount shift=4", which
+# makes SysTick interrupts land at the same instruction on every run).
+set -u
+
+usage() {
+	echo "usage: $0 ELF OUT [m3|m4]" >&2
+	exit 125
+}
+[ $# -ge 2 ] && [ $# -le 3 ] || usage
+elf=$1 out=$2 cpu=${3:-}
+if [ -z "$cpu" ]; then
+	case ${elf##*/} in
+	*-m4-*) cpu='m4' ;;
+	*) cpu='m3' ;;
+	esac
+fi
+case $cpu in
+m3) machine=mps2-an385 ;;
+m4) machine=mps2-an386 ;;
+*) echo "qemu-trace: unknown CPU '$cpu' (m3 or m4)" >&2; exit 125 ;;
+esac
+[ -r "$elf" ] || { echo "qemu-trace: cannot read ELF '$elf'" >&2; exit 125; }
+
+build=${BUILD:-build}
+qemulog=$build/qemulog
+[ -x "$qemulog" ] || { echo "qemu-trace: $qemulog not built (make tools)" >&2; exit 125; }
+qemu=${QEMU:-qemu-system-arm}
+limit=${QEMU_TIMEOUT:-600}
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/qemu-trace.XXXXXX") || exit 125
+fifo=$tmp/log
+qemu_pid='' conv_pid=''
+cleanup() {
+	# Kill by PID only what we started; timeout(1) passes the signal on to QEMU.
+	[ -n "$qemu_pid" ] && kill "$qemu_pid" 2>/dev/null
+	[ -n "$conv_pid" ] && kill "$conv_pid" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap 'cleanup; exit 143' TERM
+trap 'cleanup; exit 130' INT
+trap 'cleanup; exit 129' HUP
+trap cleanup EXIT
+mkfifo "$fifo" || exit 125
+
+if [ "$out" = - ]; then
+	"$qemulog" "$fifo" &
+	guest_out=2
+else
+	"$qemulog" -o "$out" "$fifo" &
+	guest_out=1
+fi
+conv_pid=$!
+
+# The QEMU job opens the FIFO itself first (fd 4, kept until QEMU is gone):
+# qemulog then sees end-of-file even if QEMU never gets to open its log.
+# shellcheck disable=SC2086 # QEMU_ARGS is a word list
+timeout "$limit" "$qemu" -M "$machine" -nographic -semihosting -singlestep \
+	-d exec,cpu,nochain -D "$fifo" ${QEMU_ARGS:-} -kernel "$elf" \
+	4>"$fifo" </dev/null >&$guest_out &
+qemu_pid=$!
+
+# Whichever ends first: if qemulog fails (bad log, or OUT's reader went
+# away), stop QEMU rather than let it run on with nobody reading its log.
+wait -n -p done_pid "$qemu_pid" "$conv_pid"
+rc=$?
+if [ "$done_pid" = "$conv_pid" ]; then
+	conv_rc=$rc conv_pid=
+	[ "$conv_rc" != 0 ] && kill "$qemu_pid" 2>/dev/null
+	wait "$qemu_pid"
+	qemu_rc=$?
+else
+	qemu_rc=$rc
+fi
+qemu_pid=
+
+if [ -n "$conv_pid" ]; then
+	wait "$conv_pid"
+	conv_rc=$?
+	conv_pid=
+fi
+
+if [ "$qemu_rc" = 124 ]; then
+	echo "qemu-trace: $elf: QEMU timed out after ${limit}s (QEMU_TIMEOUT)" >&2
+	exit 124
+fi
+if [ "$conv_rc" != 0 ]; then
+	echo "qemu-trace: $elf: converting QEMU's log failed (qemulog exit $conv_rc)" >&2
+	exit 125
+fi
+exit "$qemu_rc"

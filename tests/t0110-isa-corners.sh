@@ -1,0 +1,45 @@
+#!/bin/sh
+. "$(dirname "$0")/lib.sh"
+test_description 'ISA corner programs: IT and flags, TBB/TBH, PSP and nested exceptions, unaligned rules, division by zero, DSP, the cross-core exclusive monitor'
+
+# Each program checks itself and exits 0; a failed check exits with its
+# number. tests/t0100 also compares the single-core ones with QEMU.
+
+test_require "$RAPTOR"
+I=$BUILD/isatest
+
+for t in it-flags tbb exc-psp unaligned div0; do
+	test_expect_success "$t passes on one Cortex-M3 core" "
+		\"\$RAPTOR\" run $I/$t.elf --cores 1 --cpu m3
+	"
+done
+
+test_expect_success 'dsp-test passes on Cortex-M4' '
+	"$RAPTOR" run $I/dsp-test.elf --cores 1 --cpu m4
+'
+
+test_expect_success 'dsp-test: DSP instructions are UNDEFINED on Cortex-M3 (HardFault, status 90)' '
+	{ "$RAPTOR" run $I/dsp-test.elf --cores 1 --cpu m3 >out 2>err; rc=$?; } &&
+	test $rc = 90
+'
+
+for seed in 1 2 3 4 5 6 7 8; do
+	test_expect_success "strex-mc: STREX fails after another core's store (seed $seed)" "
+		\"\$RAPTOR\" run $I/strex-mc.elf --cores 2 --seed $seed
+	"
+done
+
+for t in tbb exc-psp; do
+	test_expect_success "$t: the decode cache off (white-box) changes nothing" "
+		\"\$RAPTOR\" run $I/$t.elf --cores 1 --trace-regs with --stats 2>stats-with &&
+		RAPTOR_NO_DECODE_CACHE=1 \"\$RAPTOR\" run $I/$t.elf --cores 1 --trace-regs without \
+			--stats 2>stats-without &&
+		test_cmp with without &&
+		sed -n 's/^decoder: \\([0-9]*\\) lookups, \\([0-9]*\\) decodes\$/\\1 \\2/p' stats-with >w &&
+		sed -n 's/^decoder: \\([0-9]*\\) lookups, \\([0-9]*\\) decodes\$/\\1 \\2/p' stats-without >wo &&
+		read lw dw <w && read lo do <wo &&
+		test \$dw -lt \$lw && test \$do = \$lo && test \$lw = \$lo
+	"
+done
+
+test_done
