@@ -356,6 +356,11 @@ struct isa_cpu *board_cpu(struct board *b, int core)
 	return core >= 0 && core < b->cfg.ncores ? b->cpu[core] : NULL;
 }
 
+struct isa_decoder *board_decoder(struct board *b)
+{
+	return b->dec;
+}
+
 int board_ncores(const struct board *b)
 {
 	return b->cfg.ncores;

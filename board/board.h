@@ -97,6 +97,7 @@ int board_step(struct board *b, int *status) MUST_CHECK;
 void board_interrupt(struct board *b);
 
 struct isa_cpu *board_cpu(struct board *b, int core);
+struct isa_decoder *board_decoder(struct board *b);
 int board_ncores(const struct board *b);
 uint64_t board_cycles(const struct board *b, int core);
 uint64_t board_insns(const struct board *b); /* instructions executed, all cores */

@@ -27,7 +27,12 @@ static const char run_usage[] =
 	"                     digits, registers as they were BEFORE the instruction\n"
 	"                     (QEMU's convention; an IT instruction and a condition-\n"
 	"                     failed instruction each count as one). '-' is stdout.\n"
-	"  -h, --help         this text\n";
+	"  --stats            print instructions and cycles per core and decoder\n"
+	"                     counters to stderr at the end\n"
+	"  -h, --help         this text\n"
+	"\n"
+	"environment:\n"
+	"  RAPTOR_NO_DECODE_CACHE=1  decode every instruction afresh (white-box)\n";
 
 static struct board *running;
 
@@ -35,6 +40,19 @@ static void on_signal(int sig)
 {
 	if (running)
 		board_interrupt(running);
+}
+
+static void print_stats(struct board *b)
+{
+	uint64_t lookups, decodes;
+
+	for (int i = 0; i < board_ncores(b); i++)
+		fprintf(stderr, "core %d: %llu instructions, %llu cycles\n", i,
+			(unsigned long long)isa_cpu_icount(board_cpu(b, i)),
+			(unsigned long long)board_cycles(b, i));
+	isa_decoder_stats(board_decoder(b), &lookups, &decodes);
+	fprintf(stderr, "decoder: %llu lookups, %llu decodes\n", (unsigned long long)lookups,
+		(unsigned long long)decodes);
 }
 
 int cmd_run(int argc, char **argv)
@@ -46,6 +64,7 @@ int cmd_run(int argc, char **argv)
 		{ "jitter", required_argument, NULL, 'j' },
 		{ "max-insns", required_argument, NULL, 'n' },
 		{ "trace-regs", required_argument, NULL, 't' },
+		{ "stats", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -54,7 +73,7 @@ int cmd_run(int argc, char **argv)
 	const char *trace_path = NULL;
 	FILE *trace = NULL;
 	uint64_t v;
-	int opt, model, status = 0, ret = 125;
+	int opt, model, status = 0, ret = 125, stats = 0;
 
 	board_config_init(&cfg);
 	optind = 1;
@@ -86,6 +105,9 @@ int cmd_run(int argc, char **argv)
 			break;
 		case 't':
 			trace_path = optarg;
+			break;
+		case 'S':
+			stats = 1;
 			break;
 		case 'h':
 			fputs(run_usage, stdout);
@@ -119,6 +141,8 @@ int cmd_run(int argc, char **argv)
 	if (board_run(b, &status) == 0)
 		ret = status;
 	running = NULL;
+	if (stats)
+		print_stats(b);
 out:
 	fflush(stdout);
 	if (trace && trace != stdout && fclose(trace)) {

@@ -24,7 +24,7 @@ struct isa_decoder *isa_decoder_new(enum isa_model model)
 		die("capstone: cannot open an ARM Thumb/M-class handle");
 	cs_option(d->cs, CS_OPT_DETAIL, CS_OPT_ON);
 	d->model = model;
-	d->cache_on = !RAPTOR_TESTS || !getenv("RAPTOR_NO_DECODE_CACHE");
+	d->cache_on = !getenv("RAPTOR_NO_DECODE_CACHE"); /* white-box switch */
 	d->pages = xcalloc(1u << (32 - DC_PAGE_BITS), sizeof(*d->pages));
 	return d;
 }
@@ -297,6 +297,7 @@ const struct isa_insn *isa_decode(struct isa_decoder *d, const struct isa_bus *b
 	unsigned size;
 
 	*err = 0;
+	d->lookups++;
 	if (d->cache_on) {
 		pg = d->pages[pc >> DC_PAGE_BITS];
 		if (pg) {
@@ -315,7 +316,14 @@ const struct isa_insn *isa_decode(struct isa_decoder *d, const struct isa_bus *b
 		return NULL;
 	}
 	decode_into(d, in, pc, raw, size);
+	d->decodes++;
 	return in;
+}
+
+void isa_decoder_stats(const struct isa_decoder *d, uint64_t *lookups, uint64_t *decodes)
+{
+	*lookups = d->lookups;
+	*decodes = d->decodes;
 }
 
 int isa_describe(struct isa_decoder *d, const struct isa_bus *bus, uint32_t pc, char *buf,

@@ -113,6 +113,13 @@ struct isa_decoder *isa_decoder_new(enum isa_model model);
 void isa_decoder_free(struct isa_decoder *d);
 /* Turn the decode cache off (every step decodes afresh); for white-box tests. */
 void isa_decoder_set_cache(struct isa_decoder *d, int on);
+/*
+ * Counters: instruction lookups and Capstone decodes since creation. With
+ * the cache on, decodes is the number of distinct PCs executed. The
+ * environment variable RAPTOR_NO_DECODE_CACHE turns the cache off at
+ * creation (a white-box switch for tests: every lookup decodes).
+ */
+void isa_decoder_stats(const struct isa_decoder *d, uint64_t *lookups, uint64_t *decodes);
 /* Forget decoded instructions overlapping [addr, addr+len). */
 void isa_decoder_invalidate(struct isa_decoder *d, uint32_t addr, uint32_t len);
 

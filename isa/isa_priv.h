@@ -67,6 +67,7 @@ struct isa_decoder {
 	int cache_on;
 	struct isa_insn **pages; /* 2^20 page pointers, allocated lazily */
 	struct isa_insn scratch; /* used when the cache is off */
+	uint64_t lookups, decodes;
 };
 
 /* System Control Space state of one core. */

@@ -1,0 +1,63 @@
+#!/bin/bash
+# iss-speed.sh: instruction-set simulator speed, raptor beside QEMU.
+#
+# For every single-core workload build, runs `raptor run` and
+# `qemu-system-arm` (no logging, same ELF) REPS times each, interleaved, and
+# keeps the fastest wall time of each. Start-up is measured the same way on a
+# program that exits at once and subtracted, so the MIPS columns are the
+# steady-state simulation speed; the raw times are in the table too.
+# Instruction counts come from `raptor run --stats` (QEMU retires the same
+# instructions: tests/t0100 checks that).
+#
+# Usage: bench/iss-speed.sh [BUILD] > table.md     (REPS=5 by default)
+set -eu
+build=${1:-build}
+reps=${REPS:-5}
+raptor=$build/raptor
+
+now() { date +%s%N; }
+
+# best_of CMD...: the fastest of $reps runs, in nanoseconds
+best_of() {
+	local best= t0 t1 d
+	for _ in $(seq "$reps"); do
+		t0=$(now)
+		"$@" >/dev/null 2>&1 || true
+		t1=$(now)
+		d=$((t1 - t0))
+		if [ -z "$best" ] || [ "$d" -lt "$best" ]; then best=$d; fi
+	done
+	echo "$best"
+}
+
+qemu_machine() { case $1 in *-m4-*) echo mps2-an386 ;; *) echo mps2-an385 ;; esac; }
+cpu_of() { case $1 in *-m4-*) echo m4 ;; *) echo m3 ;; esac; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf '%s\n' '.syntax unified' '.thumb' '.section .vectors,"a"' '.word 0x20400000' \
+	'.word reset + 1' '.text' '.thumb_func' 'reset:' 'movs r0, #0x18' 'ldr r1, =0x20026' \
+	'bkpt 0xab' >"$tmp/exit.S"
+arm-none-eabi-gcc -mcpu=cortex-m3 -mthumb -nostdlib -T tests/isa/isa.ld "$tmp/exit.S" -o "$tmp/exit.elf"
+r0=$(best_of "$raptor" run "$tmp/exit.elf" --cores 1)
+q0=$(best_of qemu-system-arm -M mps2-an385 -nographic -semihosting -kernel "$tmp/exit.elf")
+
+echo "| workload | instructions | raptor ms | QEMU ms | raptor MIPS | QEMU MIPS | raptor / QEMU |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
+tot_n=0 tot_r=0 tot_q=0
+while read -r elf; do
+	name=$(basename "$elf" .elf)
+	cpu=$(cpu_of "$name")
+	n=$("$raptor" run "$elf" --cores 1 --cpu "$cpu" --stats 2>&1 >/dev/null |
+		sed -n 's/^core 0: \([0-9]*\) instructions.*/\1/p')
+	r=$(best_of "$raptor" run "$elf" --cores 1 --cpu "$cpu")
+	q=$(best_of qemu-system-arm -M "$(qemu_machine "$name")" -nographic -semihosting -kernel "$elf")
+	rs=$((r > r0 ? r - r0 : 1)) qs=$((q > q0 ? q - q0 : 1))
+	tot_n=$((tot_n + n)) tot_r=$((tot_r + rs)) tot_q=$((tot_q + qs))
+	awk -v name="$name" -v n="$n" -v r="$r" -v q="$q" -v rs="$rs" -v qs="$qs" 'BEGIN {
+		printf "| %s | %d | %.1f | %.1f | %.1f | %.1f | %.2f |\n", name, n, r / 1e6, q / 1e6,
+			n / (rs / 1e3), n / (qs / 1e3), qs / rs }'
+done
+awk -v n="$tot_n" -v r="$tot_r" -v q="$tot_q" -v r0="$r0" -v q0="$q0" 'BEGIN {
+	printf "| **all** | %d | | | **%.1f** | **%.1f** | **%.2f** |\n", n, n / (r / 1e3), n / (q / 1e3), q / r
+	printf "\nStart-up, subtracted above: raptor %.1f ms, QEMU %.1f ms.\n", r0 / 1e6, q0 / 1e6 }'
