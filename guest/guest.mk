@@ -1,0 +1,109 @@
+# guest.mk: the raptor board SDK and workloads (bare-metal Cortex-M ELFs).
+# Included by the top-level Makefile, which sets BUILD and ARM_PREFIX.
+#
+# Every workload is built for each CPU x OPT into
+#   $(BUILD)/guest/NAME-CPU-OPT.elf
+# single-core ones with -DRAPTOR_SINGLE_CORE=1 (they run on stock QEMU),
+# multicore ones without (they read the core registers at 0xD0000000).
+# The multicore workloads are also built single-core, as
+#   $(BUILD)/guest/sc/NAME-CPU-OPT.elf
+# so QEMU can check their logic at one core.
+# Lists, one ELF path per line: single.list, multi.list, multi-sc.list.
+
+GUEST_CC      := $(ARM_PREFIX)gcc
+GUEST_OUT     := $(BUILD)/guest
+GUEST_CPUS    := m3 m4
+GUEST_OPTS    := O0 O2 Os
+GUEST_SINGLE  := crc32 sha256 qsort dijkstra bitcount stringsearch fft matmul \
+	printf irq bitops dsp
+GUEST_MULTI   := reduction ring radix lu nbody racy systick
+GUEST_SDK     := crt0 board syscalls
+GUEST_LDS     := guest/sdk/raptor.ld
+
+GUEST_WARN    := -Wall -Wextra
+GUEST_ARCH_m3 := -mcpu=cortex-m3 -mthumb -mfloat-abi=soft
+GUEST_ARCH_m4 := -mcpu=cortex-m4 -mthumb -mfloat-abi=soft
+GUEST_MODE_sc := -DRAPTOR_SINGLE_CORE=1
+GUEST_MODE_mc :=
+GUEST_CFLAGS  := -std=gnu11 -g $(GUEST_WARN) -ffunction-sections -fdata-sections \
+	-Iguest/sdk -MMD -MP
+GUEST_LDFLAGS := -nostartfiles -Wl,--gc-sections -T $(GUEST_LDS)
+GUEST_LIBS    := -Wl,--start-group -lc -lm -lgcc -Wl,--end-group
+
+# The 6 build configurations, as CPU-OPT.
+GUEST_CONFIGS := $(foreach c,$(GUEST_CPUS),$(foreach o,$(GUEST_OPTS),$(c)-$(o)))
+
+# $(call guest_elfs,NAMES,DIR): every NAME-CPU-OPT.elf under DIR.
+guest_elfs = $(foreach n,$(1),$(foreach g,$(GUEST_CONFIGS),$(2)/$(n)-$(g).elf))
+
+GUEST_SINGLE_ELFS := $(call guest_elfs,$(GUEST_SINGLE),$(GUEST_OUT))
+GUEST_MULTI_ELFS  := $(call guest_elfs,$(GUEST_MULTI),$(GUEST_OUT))
+GUEST_MULTI_SC_ELFS := $(call guest_elfs,$(GUEST_MULTI),$(GUEST_OUT)/sc)
+
+# Objects live in $(GUEST_OUT)/obj/CPU-OPT-MODE/{sdk,work}/, MODE = sc | mc.
+# $(1) = CPU, $(2) = OPT, $(3) = MODE
+define GUEST_CONFIG_RULES
+$(GUEST_OUT)/obj/$(1)-$(2)-$(3)/%.o: guest/%.c
+	@mkdir -p $$(dir $$@)
+	$$(GUEST_CC) $$(GUEST_ARCH_$(1)) -$(2) $$(GUEST_MODE_$(3)) $$(GUEST_CFLAGS) -c $$< -o $$@
+
+GUEST_SDK_OBJ_$(1)-$(2)-$(3) := $$(GUEST_SDK:%=$(GUEST_OUT)/obj/$(1)-$(2)-$(3)/sdk/%.o)
+endef
+
+# $(1) = ELF path, $(2) = workload, $(3) = CPU, $(4) = OPT, $(5) = MODE
+define GUEST_ELF_RULE
+$(1): $(GUEST_OUT)/obj/$(3)-$(4)-$(5)/work/$(2).o $$(GUEST_SDK_OBJ_$(3)-$(4)-$(5)) $(GUEST_LDS)
+	@mkdir -p $$(dir $$@)
+	$$(GUEST_CC) $$(GUEST_ARCH_$(3)) -$(4) -g $$(GUEST_LDFLAGS) \
+		-Wl,-Map=$$(basename $$@).map -o $$@ \
+		$$(filter %.o,$$^) $$(GUEST_LIBS)
+endef
+
+$(foreach c,$(GUEST_CPUS),$(foreach o,$(GUEST_OPTS),$(foreach m,sc mc,\
+	$(eval $(call GUEST_CONFIG_RULES,$(c),$(o),$(m))))))
+$(foreach n,$(GUEST_SINGLE),$(foreach c,$(GUEST_CPUS),$(foreach o,$(GUEST_OPTS),\
+	$(eval $(call GUEST_ELF_RULE,$(GUEST_OUT)/$(n)-$(c)-$(o).elf,$(n),$(c),$(o),sc)))))
+$(foreach n,$(GUEST_MULTI),$(foreach c,$(GUEST_CPUS),$(foreach o,$(GUEST_OPTS),\
+	$(eval $(call GUEST_ELF_RULE,$(GUEST_OUT)/$(n)-$(c)-$(o).elf,$(n),$(c),$(o),mc)))))
+$(foreach n,$(GUEST_MULTI),$(foreach c,$(GUEST_CPUS),$(foreach o,$(GUEST_OPTS),\
+	$(eval $(call GUEST_ELF_RULE,$(GUEST_OUT)/sc/$(n)-$(c)-$(o).elf,$(n),$(c),$(o),sc)))))
+
+# The lists are rewritten whenever an ELF is newer, so they never go stale.
+$(GUEST_OUT)/single.list: $(GUEST_SINGLE_ELFS)
+	@printf '%s\n' $^ > $@
+$(GUEST_OUT)/multi.list: $(GUEST_MULTI_ELFS)
+	@printf '%s\n' $^ > $@
+$(GUEST_OUT)/multi-sc.list: $(GUEST_MULTI_SC_ELFS)
+	@printf '%s\n' $^ > $@
+
+.PHONY: guest guest-check guest-count
+guest: $(GUEST_OUT)/single.list $(GUEST_OUT)/multi.list $(GUEST_OUT)/multi-sc.list
+
+# Run every single-core ELF (and the single-core multicore builds) on QEMU.
+guest-check: guest
+	@guest/qemu-check.sh $(GUEST_OUT)/single.list $(GUEST_OUT)/multi-sc.list
+
+# Same, counting retired instructions (slow: QEMU single-steps and logs).
+guest-count: guest
+	@guest/qemu-check.sh --count $(GUEST_OUT)/single.list $(GUEST_OUT)/multi-sc.list
+
+# The multicore algorithms on the build machine, one thread per core, at
+# 1..8 cores (guest/host/): checks the work split, barriers and locks before
+# a multicore board exists. systick needs a real SysTick and is left out.
+GUEST_HOST_WORK := $(filter-out systick,$(GUEST_MULTI))
+GUEST_HOST_BINS := $(GUEST_HOST_WORK:%=$(GUEST_OUT)/host/%)
+
+$(GUEST_OUT)/host/%: guest/work/%.c guest/host/harness.c guest/host/board.h guest/work/common.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Iguest/host -Dmain=guest_main -c $< -o $@.o
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Iguest/host -c guest/host/harness.c -o $@-harness.o
+	$(CC) -o $@ $@.o $@-harness.o -lpthread
+
+.PHONY: guest-host-check
+guest-host-check: $(GUEST_HOST_BINS)
+	@fails=0; for b in $(GUEST_HOST_BINS); do for n in 1 2 3 4 5 6 7 8; do \
+		if out=$$(timeout 60 $$b $$n 2>&1); then echo "PASS $$n cores: $$out"; \
+		else echo "FAIL $$b $$n cores: $$out"; fails=$$((fails + 1)); fi; \
+	done; done; echo "guest-host-check: $$fails failed"; [ $$fails = 0 ]
+
+-include $(wildcard $(GUEST_OUT)/obj/*/*/*.d)
