@@ -166,7 +166,9 @@ void isa_cpu_signal_event(struct isa_cpu *c)
 
 int isa_cpu_sleeping(const struct isa_cpu *c)
 {
-	return c->s.sleeping && !isa_pending_preempts(c);
+	if (!c->s.sleeping)
+		return 0;
+	return c->s.sleeping == 1 ? !isa_pending_wakes_wfi(c) : !isa_pending_preempts(c);
 }
 
 void isa_cpu_snoop_store(struct isa_cpu *c, uint32_t addr, unsigned size)
@@ -237,6 +239,8 @@ int isa_cpu_step(struct isa_cpu *c, struct isa_step *out)
 			return 0;
 		}
 	}
+	if (c->s.sleeping == 1 && isa_pending_wakes_wfi(c))
+		c->s.sleeping = 0; /* woken, the interrupt stays pending (PRIMASK) */
 	if (c->s.sleeping) {
 		out->ev = ISA_EV_SLEEP;
 		out->pc = out->next_pc = c->s.r[15];

@@ -128,6 +128,21 @@ int isa_pending_preempts(const struct isa_cpu *c)
 	return n && group_prio(c, exc_prio(c, n)) < exec_prio(c);
 }
 
+/*
+ * WFI wakes for an exception that would preempt if PRIMASK were clear
+ * (B1.5.19), so `cpsid i; wfi; cpsie i` works.
+ */
+int isa_pending_wakes_wfi(const struct isa_cpu *c)
+{
+	struct isa_cpu t;
+
+	if (!c->s.scs.sys_pending && !(c->s.scs.nvic_pending & c->s.scs.nvic_enable))
+		return 0;
+	t.s = c->s;
+	t.s.primask = 0;
+	return isa_pending_preempts(&t);
+}
+
 int isa_fault(struct isa_cpu *c, int exc, uint32_t cfsr_bits, uint32_t addr)
 {
 	c->s.scs.cfsr |= cfsr_bits;

@@ -1088,10 +1088,10 @@ static int x_nop(struct isa_cpu *c, const struct isa_insn *in)
 	return EX_OK;
 }
 
-/* sleep until an interrupt would preempt */
+/* sleep until an interrupt would preempt (PRIMASK ignored for waking) */
 static int x_wfi(struct isa_cpu *c, const struct isa_insn *in)
 {
-	if (!isa_pending_preempts(c))
+	if (!isa_pending_wakes_wfi(c))
 		c->s.sleeping = 1;
 	return EX_OK;
 }

@@ -210,6 +210,8 @@ int isa_exception_return(struct isa_cpu *c, uint32_t v);
 int isa_take_pending(struct isa_cpu *c, struct isa_step *out);
 /* Is there a pending exception that would preempt now (wakes WFI)? */
 int isa_pending_preempts(const struct isa_cpu *c);
+/* Would a pending exception wake WFI (preempt, ignoring PRIMASK)? */
+int isa_pending_wakes_wfi(const struct isa_cpu *c);
 uint32_t isa_xpsr(const struct isa_cpu *c);
 void isa_set_xpsr_flags(struct isa_cpu *c, uint32_t v, unsigned mask);
 int isa_scs_read(struct isa_cpu *c, uint32_t addr, unsigned size, uint32_t *val);

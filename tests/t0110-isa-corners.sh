@@ -23,6 +23,11 @@ test_expect_success 'dsp-test: DSP instructions are UNDEFINED on Cortex-M3 (Hard
 	test $rc = 90
 '
 
+test_expect_success 'wfi-primask: WFI wakes for an interrupt PRIMASK holds back' '
+	"$RAPTOR" run $I/wfi-primask.elf --cores 1 &&
+	"$RAPTOR" run $I/wfi-primask.elf --cores 2
+'
+
 for seed in 1 2 3 4 5 6 7 8; do
 	test_expect_success "strex-mc: STREX fails after another core's store (seed $seed)" "
 		\"\$RAPTOR\" run $I/strex-mc.elf --cores 2 --seed $seed

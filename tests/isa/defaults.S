@@ -4,7 +4,7 @@
 	.thumb
 	.text
 	.weak	hard_handler, usage_handler, svc_handler, pendsv_handler
-	.weak	irq0_handler, irq1_handler
+	.weak	irq0_handler, irq1_handler, systick_handler
 	.global	default_handler
 	.thumb_func
 default_handler:
@@ -14,6 +14,7 @@ svc_handler:
 pendsv_handler:
 irq0_handler:
 irq1_handler:
+systick_handler:
 	ldr	r1, =fail_block
 	movs	r0, #0x20
 	bkpt	0xab
