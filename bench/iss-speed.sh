@@ -22,7 +22,7 @@ best_of() {
 	local best= t0 t1 d
 	for _ in $(seq "$reps"); do
 		t0=$(now)
-		"$@" >/dev/null 2>&1 || true
+		"$@" </dev/null >/dev/null 2>&1 || true
 		t1=$(now)
 		d=$((t1 - t0))
 		if [ -z "$best" ] || [ "$d" -lt "$best" ]; then best=$d; fi
@@ -48,7 +48,7 @@ tot_n=0 tot_r=0 tot_q=0
 while read -r elf; do
 	name=$(basename "$elf" .elf)
 	cpu=$(cpu_of "$name")
-	n=$("$raptor" run "$elf" --cores 1 --cpu "$cpu" --stats 2>&1 >/dev/null |
+	n=$("$raptor" run "$elf" --cores 1 --cpu "$cpu" --stats 2>&1 </dev/null >/dev/null |
 		sed -n 's/^core 0: \([0-9]*\) instructions.*/\1/p')
 	r=$(best_of "$raptor" run "$elf" --cores 1 --cpu "$cpu")
 	q=$(best_of qemu-system-arm -M "$(qemu_machine "$name")" -nographic -semihosting -kernel "$elf")
