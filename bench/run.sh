@@ -18,7 +18,11 @@ out=bench/RESULTS.md
 	echo "\`qemu-system-arm -M mps2-an385|an386 -semihosting\` (no logging, same ELF),"
 	echo "best of ${REPS:-5} interleaved runs each, start-up subtracted (bench/iss-speed.sh)."
 	echo "QEMU translates blocks to host code (TCG); raptor interprets one decoded"
-	echo "instruction at a time from its decode cache."
+	echo "instruction at a time from its decode cache. The runs are short (0.15 to"
+	echo "1.1 million instructions), so QEMU's steady-state figure depends on"
+	echo "subtracting its ~34 ms start-up and moves between runs (84 to 139 MIPS over"
+	echo "the suite seen here); raptor's is stable at 26-27 MIPS. Wall time per run,"
+	echo "start-up included, is in the ms columns."
 	echo
 	bench/iss-speed.sh "$build" <"$build/guest/single.list"
 } >"$out.tmp"
