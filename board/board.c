@@ -1,11 +1,10 @@
 #include "board/board.h"
 
-#include <capstone/arm.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "caches/dc.h"
+#include "board/sched.h"
 
 #define SEMI_WRITEC 0x03
 #define SEMI_WRITE0 0x04
@@ -22,18 +21,14 @@ struct board {
 	struct isa_decoder *dec;
 	struct isa_bus bus;
 	struct isa_cpu *cpu[BOARD_MAX_CORES];
-	struct dc *cache[BOARD_MAX_CORES];
-	uint64_t cycles[BOARD_MAX_CORES];
+	struct board_sched sched;
 	uint64_t insns;
-	uint64_t rng;
 	struct isa_elf elf;
 	int loaded;
 	struct board_observer obs;
 	int have_obs;
 	FILE *trace;
 	uint32_t uart_ctrl;
-	/* per-step scratch */
-	unsigned misses;
 	int exit_status;
 	volatile sig_atomic_t interrupted;
 };
@@ -89,18 +84,12 @@ static void put_le(uint8_t *p, unsigned size, uint32_t v)
 		p[i] = v >> (8 * i);
 }
 
-static int is_data(enum isa_access kind)
-{
-	return kind != ISA_ACC_FETCH && kind != ISA_ACC_VECTOR;
-}
-
 static void observe(struct board *b, int core, uint32_t addr, unsigned size, uint32_t val,
 		    int store, enum isa_access kind, int cacheable)
 {
 	struct board_access a = { addr, val, size, store, kind, cacheable };
 
-	if (cacheable && is_data(kind))
-		b->misses += dc_access(b->cache[core], addr, size);
+	board_sched_access(&b->sched, core, addr, size, kind, cacheable);
 	if (b->have_obs && b->obs.on_access)
 		b->obs.on_access(b->obs.ctx, core, &a);
 }
@@ -130,29 +119,51 @@ static int uart_write(struct board *b, uint32_t off, uint32_t val)
 	return -1;
 }
 
+enum board_region board_map(uint32_t addr, unsigned size, int store)
+{
+	int word = size == 4 && !(addr & 3);
+
+	if ((addr - BOARD_ROM_BASE < BOARD_ROM_SIZE &&
+	     size <= BOARD_ROM_SIZE - (addr - BOARD_ROM_BASE)) ||
+	    (addr - BOARD_SRAM_BASE < BOARD_SRAM_SIZE &&
+	     size <= BOARD_SRAM_SIZE - (addr - BOARD_SRAM_BASE)))
+		return BOARD_R_MEM;
+	if ((addr >> 20) == 0xe00)
+		return BOARD_R_PPB;
+	if (addr == BOARD_CPUID && word && !store)
+		return BOARD_R_CPUID;
+	if (addr == BOARD_NCORES && word && !store)
+		return BOARD_R_NCORES;
+	if (addr - BOARD_UART0 <= 0x10 && word)
+		return BOARD_R_UART;
+	return BOARD_R_FAULT;
+}
+
 static int bus_read(void *ctx, struct isa_cpu *cpu, uint32_t addr, unsigned size, uint32_t *val,
 		    enum isa_access kind)
 {
 	struct board *b = ctx;
 	int core = isa_cpu_core(cpu);
-	uint8_t *p = mem_ptr(b, addr, size);
 
-	if (p) {
-		*val = get_le(p, size);
+	switch (board_map(addr, size, 0)) {
+	case BOARD_R_MEM:
+		*val = get_le(mem_ptr(b, addr, size), size);
 		observe(b, core, addr, size, *val, 0, kind, 1);
 		return ISA_BUS_OK;
-	}
-	if ((addr >> 20) == 0xe00) {
+	case BOARD_R_PPB:
 		if (isa_cpu_scs_read(cpu, addr, size, val))
 			return ISA_BUS_FAULT;
-	} else if ((addr & ~3u) == BOARD_CPUID && size == 4 && !(addr & 3)) {
+		break;
+	case BOARD_R_CPUID:
 		*val = core;
-	} else if ((addr & ~3u) == BOARD_NCORES && size == 4 && !(addr & 3)) {
+		break;
+	case BOARD_R_NCORES:
 		*val = b->cfg.ncores;
-	} else if (addr - BOARD_UART0 < 0x1000 && size == 4 && !(addr & 3)) {
-		if (uart_read(b, addr - BOARD_UART0, val))
-			return ISA_BUS_FAULT;
-	} else {
+		break;
+	case BOARD_R_UART:
+		uart_read(b, addr - BOARD_UART0, val);
+		break;
+	case BOARD_R_FAULT:
 		return ISA_BUS_FAULT;
 	}
 	observe(b, core, addr, size, *val, 0, kind, 0);
@@ -164,23 +175,22 @@ static int bus_write(void *ctx, struct isa_cpu *cpu, uint32_t addr, unsigned siz
 {
 	struct board *b = ctx;
 	int core = isa_cpu_core(cpu);
-	uint8_t *p = mem_ptr(b, addr, size);
 
-	if (p) {
-		put_le(p, size, val);
+	switch (board_map(addr, size, 1)) {
+	case BOARD_R_MEM:
+		put_le(mem_ptr(b, addr, size), size, val);
 		/* the global exclusive monitor: other cores' reservations on it close */
 		for (int i = 0; i < b->cfg.ncores; i++)
 			if (i != core)
 				isa_cpu_snoop_store(b->cpu[i], addr, size);
 		observe(b, core, addr, size, val, 1, kind, 1);
 		return ISA_BUS_OK;
-	}
-	if ((addr >> 20) == 0xe00) {
-		/* the ISS already applied it to this core's SCS */
-	} else if (addr - BOARD_UART0 < 0x1000 && size == 4 && !(addr & 3)) {
-		if (uart_write(b, addr - BOARD_UART0, val))
-			return ISA_BUS_FAULT;
-	} else {
+	case BOARD_R_PPB:
+		break; /* the ISS already applied it to this core's SCS */
+	case BOARD_R_UART:
+		uart_write(b, addr - BOARD_UART0, val);
+		break;
+	default:
 		return ISA_BUS_FAULT; /* includes the read-only core registers */
 	}
 	observe(b, core, addr, size, val, 1, kind, 0);
@@ -274,7 +284,7 @@ static int bus_bkpt(void *ctx, struct isa_cpu *cpu, unsigned imm)
 struct board *board_new(const struct board_config *cfg)
 {
 	struct board *b;
-	struct dc_config dcc = { 32 * 1024, 4, 32 };
+	struct board_sched_config sc;
 
 	if (cfg->ncores < 1 || cfg->ncores > BOARD_MAX_CORES) {
 		error("board: %d cores requested; the board has 1 to %d", cfg->ncores,
@@ -289,11 +299,12 @@ struct board *board_new(const struct board_config *cfg)
 	b->sram = xcalloc(1, BOARD_SRAM_SIZE);
 	b->dec = isa_decoder_new(cfg->model);
 	b->bus = (struct isa_bus){ b, bus_read, bus_write, bus_fetch, bus_bkpt };
-	for (int i = 0; i < cfg->ncores; i++) {
+	for (int i = 0; i < cfg->ncores; i++)
 		b->cpu[i] = isa_cpu_new(i, cfg->model, b->dec, &b->bus);
-		b->cache[i] = dc_new(&dcc);
-	}
-	b->rng = cfg->seed ^ 0x9e3779b97f4a7c15ull;
+	sc = (struct board_sched_config){ cfg->ncores, cfg->seed, cfg->jitter,
+					  cfg->branch_penalty, cfg->miss_penalty,
+					  cfg->exc_penalty };
+	board_sched_init(&b->sched, &sc, b->cpu);
 	return b;
 }
 
@@ -301,10 +312,9 @@ void board_free(struct board *b)
 {
 	if (!b)
 		return;
-	for (int i = 0; i < b->cfg.ncores; i++) {
+	board_sched_release(&b->sched);
+	for (int i = 0; i < b->cfg.ncores; i++)
 		isa_cpu_free(b->cpu[i]);
-		dc_free(b->cache[i]);
-	}
 	isa_decoder_free(b->dec);
 	if (b->loaded)
 		isa_elf_release(&b->elf);
@@ -368,7 +378,7 @@ int board_ncores(const struct board *b)
 
 uint64_t board_cycles(const struct board *b, int core)
 {
-	return b->cycles[core];
+	return b->sched.cycles[core];
 }
 
 uint64_t board_insns(const struct board *b)
@@ -382,28 +392,6 @@ void board_interrupt(struct board *b)
 }
 
 /* ---- scheduler ------------------------------------------------------------ */
-
-static uint64_t splitmix(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/* A stall of 1..jitter cycles on one instruction in 64 (bus contention, refresh). */
-static unsigned jitter(struct board *b)
-{
-	uint64_t r;
-
-	if (!b->cfg.jitter)
-		return 0;
-	r = splitmix(&b->rng);
-	if (r & 63)
-		return 0;
-	return 1 + (unsigned)((r >> 6) % b->cfg.jitter);
-}
 
 static char *hex8(char *p, uint32_t v)
 {
@@ -428,76 +416,30 @@ static size_t format_regs(struct isa_cpu *cpu, char *buf)
 	return p - buf;
 }
 
-/* A sleeping core skips ahead to when something could wake it. */
-static int advance_sleeper(struct board *b, int i)
-{
-	uint64_t target = UINT64_MAX, t;
-
-	for (int j = 0; j < b->cfg.ncores; j++) {
-		if (j == i)
-			t = isa_cpu_next_tick(b->cpu[j]);
-		else if (!isa_cpu_sleeping(b->cpu[j]))
-			t = 1;
-		else
-			t = isa_cpu_next_tick(b->cpu[j]);
-		if (t != UINT64_MAX && b->cycles[j] + t < target)
-			target = b->cycles[j] + t;
-	}
-	if (target == UINT64_MAX)
-		return error("board: deadlock: every core is asleep (WFI/WFE) with no interrupt "
-			     "or event to come; core %d sleeps at pc 0x%08x after %llu "
-			     "instructions",
-			     i, isa_cpu_get(b->cpu[i], ISA_R_PC), (unsigned long long)b->insns);
-	t = target > b->cycles[i] ? target - b->cycles[i] : 1;
-	b->cycles[i] += t;
-	isa_cpu_tick(b->cpu[i], t);
-	return 0;
-}
-
 int board_step(struct board *b, int *status)
 {
 	struct isa_step st;
 	struct isa_cpu *cpu;
 	char line[18 * 9];
 	size_t len = 0;
-	uint64_t cost;
-	int i = 0;
+	int i = board_sched_pick(&b->sched);
 
-	for (int j = 1; j < b->cfg.ncores; j++)
-		if (b->cycles[j] < b->cycles[i])
-			i = j;
 	cpu = b->cpu[i];
 	if (isa_cpu_sleeping(cpu))
-		return advance_sleeper(b, i);
+		return board_sched_sleep(&b->sched, i, b->insns);
 	if (b->trace)
 		len = format_regs(cpu, line);
-	b->misses = 0;
+	board_sched_begin(&b->sched);
 	if (isa_cpu_step(cpu, &st))
 		return -1;
-	switch (st.ev) {
-	case ISA_EV_INSN:
-	case ISA_EV_STOP:
+	if (st.ev == ISA_EV_INSN || st.ev == ISA_EV_STOP) {
 		b->insns++;
 		if (b->trace)
 			fwrite(line, 1, len, b->trace);
-		cost = 1 + (st.taken ? b->cfg.branch_penalty : 0) + jitter(b);
-		if (st.insn_id == ARM_INS_SEV)
-			for (int j = 0; j < b->cfg.ncores; j++)
-				if (j != i)
-					isa_cpu_signal_event(b->cpu[j]);
-		break;
-	case ISA_EV_EXCEPTION:
-		cost = b->cfg.exc_penalty;
-		break;
-	default:
-		cost = 1;
-		break;
 	}
-	cost += (uint64_t)b->misses * b->cfg.miss_penalty;
-	b->cycles[i] += cost;
-	isa_cpu_tick(cpu, cost);
+	board_sched_retire(&b->sched, i, &st);
 	if (b->have_obs && b->obs.on_step)
-		b->obs.on_step(b->obs.ctx, i, &st, b->cycles[i]);
+		b->obs.on_step(b->obs.ctx, i, &st, b->sched.cycles[i]);
 	if (st.ev == ISA_EV_STOP) {
 		*status = b->exit_status;
 		return 1;

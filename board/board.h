@@ -30,6 +30,10 @@
 #define BOARD_UART0 0x40004000u
 #define BOARD_CPUID 0xd0000000u
 #define BOARD_NCORES 0xd0000004u
+/* the private D-cache of each core that the timing model charges misses on */
+#define BOARD_TIMING_CACHE_SIZE (32 * 1024)
+#define BOARD_TIMING_CACHE_ASSOC 4
+#define BOARD_TIMING_CACHE_LINE 32
 
 struct board_config {
 	int ncores;             /* 1..8 */
@@ -101,6 +105,23 @@ struct isa_decoder *board_decoder(struct board *b);
 int board_ncores(const struct board *b);
 uint64_t board_cycles(const struct board *b, int core);
 uint64_t board_insns(const struct board *b); /* instructions executed, all cores */
+
+/*
+ * What the board has at [addr, addr+size) for a load (store = 0) or store:
+ * the board's whole address decode, so the replay faults exactly where the
+ * board does. Memory ranges must hold the whole access; the core registers
+ * and the UART take aligned words only (UART offsets 0x0-0x10), the core
+ * registers are read-only; anything else is a bus fault.
+ */
+enum board_region {
+	BOARD_R_FAULT = 0,
+	BOARD_R_MEM,	/* ROM or SRAM: cacheable */
+	BOARD_R_PPB,	/* 0xE0000000-0xE00FFFFF: the core's SCS model */
+	BOARD_R_CPUID,
+	BOARD_R_NCORES,
+	BOARD_R_UART,
+};
+enum board_region board_map(uint32_t addr, unsigned size, int store);
 
 /* Read guest memory (ROM/SRAM only) without side effects; 0 / -1. */
 int board_peek(const struct board *b, uint32_t addr, void *buf, uint32_t len) MUST_CHECK;

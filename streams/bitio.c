@@ -94,7 +94,7 @@ int st_writer_flush(struct st_writer *w, FILE *f, const char *name)
 
 	if (!whole)
 		return 0;
-	if (fwrite(w->buf, 1, whole, f) != whole)
+	if (f && fwrite(w->buf, 1, whole, f) != whole)
 		return error("%s: writing %zu bytes at byte %llu: %s", name ? name : "bit stream",
 			     whole, (unsigned long long)w->base, strerror(errno));
 	if (w->nbits % 8) {

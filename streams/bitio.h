@@ -79,7 +79,8 @@ uint8_t *st_writer_detach(struct st_writer *w, size_t *nbytes);
 
 /*
  * Write every complete byte held to f and drop it from memory; a partial last
- * byte stays (st_writer_pad first to flush everything). 0, or -1 with an
+ * byte stays (st_writer_pad first to flush everything). f NULL drops the
+ * bytes unwritten (an encoder kept only for its size). 0, or -1 with an
  * error naming name (a file name for the message) on a write error.
  */
 int st_writer_flush(struct st_writer *w, FILE *f, const char *name) MUST_CHECK;

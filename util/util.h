@@ -5,6 +5,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The version `raptor --version` and recordings' manifests report. */
+#define RAPTOR_VERSION "0.3"
+
 #define MUST_CHECK __attribute__((warn_unused_result))
 #define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -1,0 +1,117 @@
+#include "board/sched.h"
+
+#include <capstone/arm.h>
+#include <string.h>
+
+#include "board/board.h"
+
+void board_sched_init(struct board_sched *s, const struct board_sched_config *cfg,
+		      struct isa_cpu *const *cpu)
+{
+	struct dc_config dcc = { BOARD_TIMING_CACHE_SIZE, BOARD_TIMING_CACHE_ASSOC,
+				 BOARD_TIMING_CACHE_LINE };
+
+	memset(s, 0, sizeof(*s));
+	s->cfg = *cfg;
+	for (int i = 0; i < cfg->ncores; i++) {
+		s->cpu[i] = cpu[i];
+		s->tcache[i] = dc_new(&dcc);
+	}
+	s->rng = cfg->seed ^ 0x9e3779b97f4a7c15ull;
+}
+
+void board_sched_release(struct board_sched *s)
+{
+	for (int i = 0; i < s->cfg.ncores; i++)
+		dc_free(s->tcache[i]);
+	memset(s, 0, sizeof(*s));
+}
+
+int board_sched_pick(const struct board_sched *s)
+{
+	int i = 0;
+
+	for (int j = 1; j < s->cfg.ncores; j++)
+		if (s->cycles[j] < s->cycles[i])
+			i = j;
+	return i;
+}
+
+static uint64_t splitmix(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* A stall of 1..jitter cycles on one instruction in 64 (bus contention, refresh). */
+static unsigned jitter(struct board_sched *s)
+{
+	uint64_t r;
+
+	if (!s->cfg.jitter)
+		return 0;
+	r = splitmix(&s->rng);
+	if (r & 63)
+		return 0;
+	return 1 + (unsigned)((r >> 6) % s->cfg.jitter);
+}
+
+int board_sched_sleep(struct board_sched *s, int i, uint64_t insns)
+{
+	uint64_t target = UINT64_MAX, t;
+
+	for (int j = 0; j < s->cfg.ncores; j++) {
+		if (j == i)
+			t = isa_cpu_next_tick(s->cpu[j]);
+		else if (!isa_cpu_sleeping(s->cpu[j]))
+			t = 1;
+		else
+			t = isa_cpu_next_tick(s->cpu[j]);
+		if (t != UINT64_MAX && s->cycles[j] + t < target)
+			target = s->cycles[j] + t;
+	}
+	if (target == UINT64_MAX)
+		return error("board: deadlock: every core is asleep (WFI/WFE) with no interrupt "
+			     "or event to come; core %d sleeps at pc 0x%08x after %llu "
+			     "instructions",
+			     i, isa_cpu_get(s->cpu[i], ISA_R_PC), (unsigned long long)insns);
+	t = target > s->cycles[i] ? target - s->cycles[i] : 1;
+	s->cycles[i] += t;
+	isa_cpu_tick(s->cpu[i], t);
+	return 0;
+}
+
+void board_sched_access(struct board_sched *s, int core, uint32_t addr, unsigned size,
+			enum isa_access kind, int cacheable)
+{
+	if (cacheable && kind != ISA_ACC_FETCH && kind != ISA_ACC_VECTOR)
+		s->misses += dc_access(s->tcache[core], addr, size);
+}
+
+void board_sched_retire(struct board_sched *s, int i, const struct isa_step *st)
+{
+	uint64_t cost;
+
+	switch (st->ev) {
+	case ISA_EV_INSN:
+	case ISA_EV_STOP:
+		cost = 1 + (st->taken ? s->cfg.branch_penalty : 0) + jitter(s);
+		if (st->insn_id == ARM_INS_SEV)
+			for (int j = 0; j < s->cfg.ncores; j++)
+				if (j != i)
+					isa_cpu_signal_event(s->cpu[j]);
+		break;
+	case ISA_EV_EXCEPTION:
+		cost = s->cfg.exc_penalty;
+		break;
+	default:
+		cost = 1;
+		break;
+	}
+	cost += (uint64_t)s->misses * s->cfg.miss_penalty;
+	s->cycles[i] += cost;
+	isa_cpu_tick(s->cpu[i], cost);
+}
