@@ -1,0 +1,121 @@
+/*
+ * manifest: the recording's description, REC/manifest.ini, read with
+ * iniparser (Debian libiniparser) and written by hand in the same syntax.
+ *
+ * It says everything the debugger needs to decode and replay the streams
+ * and nothing it should not know (no register or memory values beyond the
+ * reset state, no statistics): the board, the program's hash, the predictor
+ * and cache configurations, the encodings and chunk sizes, the stream
+ * files and their exact lengths in bits. docs/FORMAT.md "manifest.ini"
+ * lists every key; this is the layout (values are examples):
+ *
+ *   [recording]
+ *   format = raptor-recording-1
+ *   state = complete            ; or "partial": the recorder did not finish
+ *   tool = raptor 0.3
+ *   [program]
+ *   elf = program.elf           ; file in the recording directory
+ *   sha256 = 64 hex digits      ; of that file
+ *   model = m3                  ; m3 | m4
+ *   [board]
+ *   cores = 2
+ *   seed = 1
+ *   jitter = 8
+ *   branch_penalty = 2
+ *   miss_penalty = 10
+ *   exc_penalty = 12
+ *   timing_cache = size=32768,assoc=4,line=32
+ *   [cf]
+ *   encoding = tre              ; nxb | trb | tre | none (no cf stream)
+ *   timed = 1
+ *   predictors = gshare=4096,ras=32,ibtb=64,shift=4
+ *   shared = 0
+ *   cnt = 3,2                   ; chunk sizes c0,c1
+ *   ta = 3,4
+ *   cc = 4,2
+ *   icnt = 2,2
+ *   file = cf.bin
+ *   bits = 123456               ; exact stream length (the file is padded)
+ *   [lv]
+ *   encoding = cfiat            ; nxlv | cfiat | mc2rt | none
+ *   timed = 1
+ *   cache = size=32768,assoc=4,line=32,granule=4
+ *   shared = 0
+ *   cnt = 1,2
+ *   cc = 4,2
+ *   file = lv.bin
+ *   bits = 654321
+ *   [core0]                     ; one per core: the state at reset
+ *   r0 = 0x00000000 ... r12, sp, lr, pc, xpsr, msp, psp, primask, basepri,
+ *   faultmask, control
+ *   [truth]                     ; only with --truth
+ *   file = truth.gz
+ *
+ * Sections [cf]/[lv] with encoding = none have no other keys. Reading is
+ * strict: a missing key, an unknown section or key, a value that does not
+ * parse or does not fit (cores 1..8, chunk sizes 1..64, sizes the cache
+ * model refuses, a sha256 that is not 64 hex digits) is an error naming the
+ * file, the section, the key and the value.
+ */
+#ifndef RAPTOR_MANIFEST_H
+#define RAPTOR_MANIFEST_H
+
+#include <stdint.h>
+
+#include "caches/dc.h"
+#include "caches/fa.h"
+#include "isa/isa.h"
+#include "predictors/bp.h"
+#include "streams/cfmsg.h"
+#include "streams/lvmsg.h"
+#include "util/util.h"
+
+#define ST_MANIFEST_FORMAT "raptor-recording-1"
+#define ST_MANIFEST_NAME 64 /* bytes of a file name field, NUL included */
+
+struct st_manifest {
+	int complete;			/* state = complete (1) / partial (0) */
+	char tool[ST_MANIFEST_NAME];
+	/* [program] */
+	char elf[ST_MANIFEST_NAME];
+	char sha256[65];
+	enum isa_model model;
+	/* [board] */
+	int ncores;
+	uint64_t seed;
+	unsigned jitter, branch_penalty, miss_penalty, exc_penalty;
+	struct dc_config timing_cache;
+	/* [cf] */
+	int cf_on;
+	struct st_cf_format cf;		/* cf.ncores = ncores */
+	struct bp_config bp;
+	int bp_shared;
+	char cf_file[ST_MANIFEST_NAME];
+	uint64_t cf_bits;
+	/* [lv] */
+	int lv_on;
+	struct st_lv_format lv;		/* lv.ncores = ncores */
+	struct dc_fa_config cache;	/* ncores, shared filled in too */
+	char lv_file[ST_MANIFEST_NAME];
+	uint64_t lv_bits;
+	/* [coreN] */
+	uint32_t regs[ST_CF_MAX_CORES][ISA_NREGS];
+	/* [truth] */
+	int has_truth;
+	char truth_file[ST_MANIFEST_NAME];
+};
+
+/* Zero everything, then the defaults of `raptor record`. */
+void st_manifest_init(struct st_manifest *m);
+
+/*
+ * Write m to path atomically (path.tmp, fsync, rename), so a reader sees
+ * the old or the new manifest, never half of one. 0, or -1 with an error
+ * naming path.
+ */
+int st_manifest_write(const struct st_manifest *m, const char *path) MUST_CHECK;
+
+/* Read and check path into *m: 0, or -1 with an error (see the top). */
+int st_manifest_read(const char *path, struct st_manifest *m) MUST_CHECK;
+
+#endif

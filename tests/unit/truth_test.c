@@ -1,0 +1,757 @@
+/*
+ * truth_test: random recordings on 1..8 cores read back record for record
+ * (whole states from masks, cycles from dcycle), files cut anywhere give a
+ * prefix and never a crash, and bad files are refused with their messages.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "streams/truth.h"
+#include "tests/unit/tap.h"
+
+/* ---- helpers ----------------------------------------------------------- */
+
+/* Capture what error() prints to stderr between start and end. */
+static int saved_fd = -1;
+static FILE *cap;
+
+static void capture_start(void)
+{
+	fflush(stderr);
+	saved_fd = dup(2);
+	cap = tmpfile();
+	if (cap)
+		dup2(fileno(cap), 2);
+}
+
+static const char *capture_end(void)
+{
+	static char text[4096];
+	size_t n = 0;
+
+	fflush(stderr);
+	if (saved_fd >= 0) {
+		dup2(saved_fd, 2);
+		close(saved_fd);
+		saved_fd = -1;
+	}
+	if (cap) {
+		rewind(cap);
+		n = fread(text, 1, sizeof(text) - 1, cap);
+		fclose(cap);
+		cap = NULL;
+	}
+	text[n] = 0;
+	return text;
+}
+
+static int count_lines(const char *text)
+{
+	int n = 0;
+
+	for (; *text; text++)
+		n += *text == '\n';
+	return n;
+}
+
+static char dir[64];
+
+/* dir/name, in one of 8 buffers used in turn. */
+static const char *in_dir(const char *name)
+{
+	static char bufs[8][256];
+	static int k;
+	char *b = bufs[k++ % 8];
+
+	snprintf(b, 256, "%s/%s", dir, name);
+	return b;
+}
+
+static uint64_t rng = 0x2545f4914f6cdd1dull;
+
+static uint64_t rnd64(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+static uint32_t rnd(uint32_t n)
+{
+	return (uint32_t)(rnd64() % n);
+}
+
+#define ALL_REGS ((1u << ISA_NREGS) - 1)
+
+/* ---- a model of what the reader must give back -------------------------- */
+
+struct model {
+	int ncores;
+	uint32_t regs[ST_TRUTH_MAX_CORES][ISA_NREGS];
+	uint64_t cycle[ST_TRUTH_MAX_CORES];
+	struct st_truth_rec *recs;
+	size_t n, alloc;
+};
+
+static struct st_truth_rec *push(struct model *m)
+{
+	struct st_truth_rec *r;
+
+	if (m->n == m->alloc) {
+		m->alloc = m->alloc ? 2 * m->alloc : 1024;
+		m->recs = realloc(m->recs, m->alloc * sizeof(*m->recs));
+		if (!m->recs)
+			abort();
+	}
+	r = &m->recs[m->n++];
+	memset(r, 0, sizeof(*r));
+	return r;
+}
+
+/* The next state of core: some registers change (none, a few or all). */
+static void step_regs(const uint32_t *prev, uint32_t *regs)
+{
+	unsigned how = rnd(10);
+
+	memcpy(regs, prev, ISA_NREGS * sizeof(*regs));
+	if (how == 0)
+		return;
+	for (int r = 0; r < ISA_NREGS; r++)
+		if (how == 1 || rnd(6) == 0)
+			regs[r] = how == 2 ? regs[r] : (uint32_t)rnd64();
+	regs[ISA_R_PC] += 2; /* the PC nearly always moves */
+}
+
+static uint32_t mask_of(const uint32_t *a, const uint32_t *b)
+{
+	uint32_t m = 0;
+
+	for (int r = 0; r < ISA_NREGS; r++)
+		if (a[r] != b[r])
+			m |= 1u << r;
+	return m;
+}
+
+/*
+ * Write a random recording of about n records on ncores cores to path
+ * through the writer, and what it should read back into *m.
+ */
+static int make_recording(const char *path, int ncores, int n, struct model *m)
+{
+	struct st_truth_writer *w = st_truth_create(path, ncores);
+	struct st_truth_rec *r;
+	uint32_t regs[ISA_NREGS];
+
+	memset(m, 0, sizeof(*m));
+	m->ncores = ncores;
+	if (!w)
+		return -1;
+	for (int c = 0; c < ncores; c++) {
+		for (int i = 0; i < ISA_NREGS; i++)
+			m->regs[c][i] = (uint32_t)rnd64();
+		st_truth_reset(w, c, m->regs[c]);
+		r = push(m);
+		r->type = ST_TRUTH_RESET;
+		r->core = c;
+		memcpy(r->regs, m->regs[c], sizeof(r->regs));
+		r->changed = ALL_REGS;
+	}
+	for (int i = 0; i < n; i++) {
+		int c = (int)rnd((uint32_t)ncores);
+		unsigned kind = rnd(10);
+
+		if (kind < 3) {
+			static const unsigned sizes[] = {1, 2, 4};
+			unsigned size = sizes[rnd(3)];
+			uint32_t value = (uint32_t)rnd64();
+
+			r = push(m);
+			r->type = ST_TRUTH_ACCESS;
+			r->core = c;
+			r->kind = (enum isa_access)rnd(ISA_ACC_FETCH + 1);
+			r->size = size;
+			r->store = rnd(2);
+			r->addr = (uint32_t)rnd64();
+			/* the writer keeps only the access's bytes */
+			r->value = size == 4 ? value : value & ((1u << (8 * size)) - 1);
+			st_truth_access(w, c, r->kind, size, (int)r->store, r->addr, value);
+			continue;
+		}
+		step_regs(m->regs[c], regs);
+		/* mostly small steps, sometimes none, sometimes the largest dcycle */
+		m->cycle[c] += rnd(8) == 0 ? (rnd(2) ? 0 : UINT32_MAX) : rnd(40);
+		r = push(m);
+		r->core = c;
+		r->changed = mask_of(m->regs[c], regs);
+		memcpy(m->regs[c], regs, sizeof(regs));
+		memcpy(r->regs, regs, sizeof(regs));
+		r->cycle = m->cycle[c];
+		if (kind < 9) {
+			r->type = ST_TRUTH_INSN;
+			r->flags = rnd(8);
+			r->pc = (uint32_t)rnd64() & ~1u;
+			st_truth_insn(w, c, r->flags, r->pc, r->cycle, regs);
+		} else {
+			r->type = ST_TRUTH_EXC;
+			r->exc = rnd(2) ? rnd(512) : 0xffff;
+			st_truth_exc(w, c, r->exc, r->cycle, regs);
+		}
+	}
+	r = push(m);
+	r->type = ST_TRUTH_EXIT;
+	r->core = (int)rnd((uint32_t)ncores);
+	r->status = (uint32_t)rnd64();
+	r->cycle = m->cycle[r->core];
+	st_truth_exit(w, r->core, r->status);
+	return st_truth_close(w);
+}
+
+/* Which field of two records differs, or NULL. */
+static const char *rec_diff(const struct st_truth_rec *a, const struct st_truth_rec *b)
+{
+	if (a->type != b->type)
+		return "type";
+	if (a->core != b->core)
+		return "core";
+	if (memcmp(a->regs, b->regs, sizeof(a->regs)))
+		return "regs";
+	if (a->changed != b->changed)
+		return "changed";
+	if (a->pc != b->pc)
+		return "pc";
+	if (a->flags != b->flags)
+		return "flags";
+	if (a->type != ST_TRUTH_ACCESS && a->cycle != b->cycle)
+		return "cycle";
+	if (a->exc != b->exc)
+		return "exc";
+	if (a->kind != b->kind || a->size != b->size || a->store != b->store)
+		return "kind/size/store";
+	if (a->addr != b->addr || a->value != b->value)
+		return "addr/value";
+	if (a->status != b->status)
+		return "status";
+	return NULL;
+}
+
+/*
+ * Read path and check it against the first records of m. Returns what the
+ * last st_truth_next said (0 at a clean end, -1 after an error, or -2 if the
+ * file would not open), with the number of records that matched in *got.
+ */
+static int read_back(const char *path, const struct model *m, size_t *got, const char **why)
+{
+	struct st_truth_reader *r = st_truth_open(path);
+	struct st_truth_rec rec;
+	int k;
+
+	*got = 0;
+	*why = NULL;
+	if (!r)
+		return -2;
+	if (st_truth_ncores(r) != m->ncores) {
+		*why = "ncores";
+		st_truth_close_reader(r);
+		return -1;
+	}
+	while ((k = st_truth_next(r, &rec)) == 1) {
+		if (*got >= m->n) {
+			*why = "more records than written";
+			break;
+		}
+		if ((*why = rec_diff(&rec, &m->recs[*got])))
+			break;
+		++*got;
+	}
+	if (!*why && st_truth_count(r) != *got)
+		*why = "st_truth_count";
+	st_truth_close_reader(r);
+	return k;
+}
+
+/* ---- round trips ------------------------------------------------------- */
+
+static void test_round_trips(void)
+{
+	const char *path = in_dir("rt.gz");
+
+	for (int ncores = 1; ncores <= ST_TRUTH_MAX_CORES; ncores++) {
+		struct model m;
+		size_t got;
+		const char *why;
+		int k;
+
+		if (!tap_ok(!make_recording(path, ncores, 3000, &m), "%d cores: write", ncores))
+			continue;
+		k = read_back(path, &m, &got, &why);
+		if (!tap_ok(k == 0 && got == m.n && !why, "%d cores: %zu records read back equal",
+			    ncores, m.n))
+			tap_diag("k %d, %zu of %zu, %s", k, got, m.n, why ? why : "");
+		free(m.recs);
+	}
+}
+
+/* The records' fields as the reader fills them, on one small recording. */
+static void test_fields(void)
+{
+	const char *path = in_dir("fields.gz");
+	struct st_truth_writer *w = st_truth_create(path, 2);
+	struct st_truth_reader *r;
+	struct st_truth_rec rec;
+	uint32_t regs[ISA_NREGS] = {0}, regs1[ISA_NREGS] = {0};
+	int ok;
+
+	regs[ISA_R_PC] = 0x100;
+	regs1[ISA_R_PC] = 0x200;
+	st_truth_reset(w, 0, regs);
+	st_truth_reset(w, 1, regs1);
+	st_truth_access(w, 1, ISA_ACC_LOAD, 2, 0, 0x20000002, 0xdeadbeef);
+	regs1[3] = 7;
+	regs1[ISA_R_PC] = 0x202;
+	st_truth_insn(w, 1, ST_TRUTH_FAULTED, 0x200, 5, regs1);
+	regs[ISA_R_PC] = 0x40;
+	regs[ISA_R_XPSR] = 15;
+	st_truth_exc(w, 0, 15, 12, regs);
+	st_truth_insn(w, 0, ST_TRUTH_EXC_RETURN | ST_TRUTH_TAIL, 0x40, 12, regs);
+	st_truth_exit(w, 1, 3);
+	tap_ok(!st_truth_close(w), "write a small recording");
+
+	r = st_truth_open(path);
+	if (!tap_ok(r != NULL, "open it"))
+		return;
+	tap_is_int(st_truth_ncores(r), 2, "2 cores");
+	ok = st_truth_next(r, &rec) == 1 && rec.type == ST_TRUTH_RESET && rec.core == 0 &&
+	     rec.regs[ISA_R_PC] == 0x100 && rec.changed == ALL_REGS && rec.cycle == 0;
+	tap_ok(ok, "reset of core 0: whole state, every register changed");
+	ok = st_truth_next(r, &rec) == 1 && rec.type == ST_TRUTH_RESET && rec.core == 1 &&
+	     rec.regs[ISA_R_PC] == 0x200;
+	tap_ok(ok, "reset of core 1");
+	ok = st_truth_next(r, &rec) == 1 && rec.type == ST_TRUTH_ACCESS && rec.core == 1 &&
+	     rec.kind == ISA_ACC_LOAD && rec.size == 2 && !rec.store && rec.addr == 0x20000002 &&
+	     rec.value == 0xbeef;
+	tap_ok(ok, "an access: only the low size bytes of the value");
+	ok = st_truth_next(r, &rec) == 1 && rec.type == ST_TRUTH_INSN && rec.core == 1 &&
+	     rec.flags == ST_TRUTH_FAULTED && rec.pc == 0x200 && rec.cycle == 5 &&
+	     rec.changed == ((1u << 3) | (1u << ISA_R_PC)) && rec.regs[3] == 7 &&
+	     rec.regs[ISA_R_PC] == 0x202;
+	tap_ok(ok, "an instruction: mask of r3 and pc, the whole state after it");
+	ok = st_truth_next(r, &rec) == 1 && rec.type == ST_TRUTH_EXC && rec.core == 0 &&
+	     rec.exc == 15 && rec.cycle == 12 && rec.regs[ISA_R_XPSR] == 15 &&
+	     rec.changed == ((1u << ISA_R_PC) | (1u << ISA_R_XPSR));
+	tap_ok(ok, "an exception entry on core 0 at its own cycle 12");
+	ok = st_truth_next(r, &rec) == 1 && rec.type == ST_TRUTH_INSN && rec.core == 0 &&
+	     rec.flags == (ST_TRUTH_EXC_RETURN | ST_TRUTH_TAIL) && rec.changed == 0 &&
+	     rec.cycle == 12 && rec.regs[ISA_R_PC] == 0x40;
+	tap_ok(ok, "nothing changed, no cycle spent: mask 0, dcycle 0");
+	ok = st_truth_next(r, &rec) == 1 && rec.type == ST_TRUTH_EXIT && rec.core == 1 &&
+	     rec.status == 3;
+	tap_ok(ok, "the exit record");
+	tap_is_int(st_truth_next(r, &rec), 0, "then the end");
+	tap_is_int(st_truth_next(r, &rec), 0, "and the end again");
+	tap_is_int(st_truth_count(r), 7, "7 records");
+	st_truth_close_reader(r);
+}
+
+/* ---- cut files --------------------------------------------------------- */
+
+static unsigned char *slurp(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *buf;
+	struct stat st;
+
+	if (!f || fstat(fileno(f), &st)) {
+		if (f)
+			fclose(f);
+		return NULL;
+	}
+	buf = malloc(st.st_size ? st.st_size : 1);
+	*n = fread(buf, 1, st.st_size, f);
+	fclose(f);
+	return buf;
+}
+
+static void spit(const char *path, const void *buf, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (f) {
+		fwrite(buf, 1, n, f);
+		fclose(f);
+	}
+}
+
+static void test_cut(void)
+{
+	const char *full = in_dir("full.gz"), *cut = in_dir("cut.gz");
+	struct model m;
+	unsigned char *bytes;
+	size_t size = 0, got;
+	const char *why;
+	int bad = 0, prefixes = 0, errors = 0, cuts = 0;
+
+	if (make_recording(full, 4, 20000, &m) || !(bytes = slurp(full, &size)))
+		return;
+	/* every offset near both ends, and a spread in between */
+	for (size_t at = 0; at < size; at += at < 64 || at > size - 64 ? 1 : 1 + size / 97) {
+		int k;
+
+		spit(cut, bytes, at);
+		capture_start();
+		k = read_back(cut, &m, &got, &why);
+		capture_end();
+		if (why || (k == 0 && got == m.n) || (k == 1)) {
+			if (!bad++)
+				tap_diag("cut at %zu of %zu: k %d, %zu records, %s", at, size, k,
+					 got, why ? why : "");
+		}
+		prefixes += got > 0;
+		errors += k < 0;
+		cuts++;
+	}
+	tap_ok(!bad, "a cut file reads as a prefix of the records, then an error");
+	tap_ok(prefixes > 50, "most cuts keep records (%d did)", prefixes);
+	tap_is_int(errors, cuts, "every cut is reported (an error, or the open fails)");
+
+	/* the last record cut in the uncompressed data */
+	{
+		gzFile g = gzopen(cut, "wb");
+		const char *msg;
+		char want[512];
+		int k;
+
+		/* header + the first reset record without its last byte */
+		gzwrite(g, "RPTRUTH1\004", 9);
+		gzwrite(g, "R\000", 2);
+		for (int i = 0; i < ISA_NREGS * 4 - 1; i++)
+			gzputc(g, 0);
+		gzclose(g);
+		capture_start();
+		k = read_back(cut, &m, &got, &why);
+		msg = capture_end();
+		snprintf(want, sizeof(want), "raptor: error: %s: truncated record at byte 9\n",
+			 cut);
+		if (!tap_ok(k == -1 && !strcmp(msg, want), "a record cut short: its byte offset"))
+			tap_diag("got: %s", msg);
+	}
+
+	/* a file cut inside the gzip trailer: every record, then an error */
+	spit(cut, bytes, size - 4);
+	{
+		const char *msg;
+		int k;
+
+		capture_start();
+		k = read_back(cut, &m, &got, &why);
+		msg = capture_end();
+		if (!tap_ok(k == -1 && got == m.n && strstr(msg, "ends early"),
+			    "cut in the gzip trailer: all records, then 'ends early'"))
+			tap_diag("k %d, %zu of %zu: %s", k, got, m.n, msg);
+	}
+
+	/*
+	 * A flipped byte: deflate may hand out garbage before the CRC check
+	 * at the end catches it, so records may differ; what matters is an
+	 * error in the end and no crash.
+	 */
+	{
+		int all_failed = 1;
+
+		for (int i = 1; i < 16; i++) {
+			size_t at = size * i / 16;
+			struct st_truth_reader *r;
+			struct st_truth_rec rec;
+			int k = -1;
+
+			bytes[at] ^= 0x5a;
+			spit(cut, bytes, size);
+			bytes[at] ^= 0x5a;
+			capture_start();
+			if ((r = st_truth_open(cut))) {
+				while ((k = st_truth_next(r, &rec)) == 1)
+					;
+				st_truth_close_reader(r);
+			}
+			capture_end();
+			all_failed &= k < 0;
+		}
+		tap_ok(all_failed, "a corrupt byte anywhere ends in an error");
+	}
+	free(bytes);
+	free(m.recs);
+}
+
+/* ---- the prefix is readable while the writer runs ----------------------- */
+
+static void test_flush(void)
+{
+	const char *path = in_dir("live.gz");
+	struct st_truth_writer *w = st_truth_create(path, 2);
+	uint32_t regs[ISA_NREGS] = {0};
+	const char *msg;
+	size_t got;
+	const char *why;
+	struct model m;
+	int k;
+
+	memset(&m, 0, sizeof(m));
+	m.ncores = 2;
+	for (int c = 0; c < 2; c++) {
+		struct st_truth_rec *r = push(&m);
+
+		st_truth_reset(w, c, regs);
+		r->type = ST_TRUTH_RESET;
+		r->core = c;
+		r->changed = ALL_REGS;
+	}
+	for (int i = 1; i <= 5000; i++) {
+		struct st_truth_rec *r = push(&m);
+
+		regs[ISA_R_PC] = (uint32_t)i * 2;
+		regs[i % 13] = (uint32_t)i;
+		r->type = ST_TRUTH_INSN;
+		r->core = i & 1;
+		r->pc = (uint32_t)i;
+		r->cycle = (uint64_t)i;
+		st_truth_insn(w, r->core, 0, r->pc, r->cycle, regs);
+		/* each core's state, as the reader rebuilds it */
+		r->changed = mask_of(m.regs[r->core], regs);
+		memcpy(m.regs[r->core], regs, sizeof(regs));
+		memcpy(r->regs, regs, sizeof(regs));
+	}
+	tap_ok(!st_truth_flush(w), "flush while recording");
+	capture_start();
+	k = read_back(path, &m, &got, &why);
+	msg = capture_end();
+	if (!tap_ok(!why && got == m.n, "every record flushed is readable (%zu)", got))
+		tap_diag("%zu of %zu: %s", got, m.n, why ? why : "");
+	tap_ok(k == -1 && strstr(msg, "ends early after byte") && strstr(msg, "cut short"),
+	       "then the stream's missing end is an error");
+	tap_ok(!st_truth_close(w), "close");
+	k = read_back(path, &m, &got, &why);
+	tap_ok(k == 0 && got == m.n, "after close: the same records and a clean end");
+	free(m.recs);
+}
+
+/* ---- refused files ----------------------------------------------------- */
+
+/* A gzip file holding the n bytes of data. */
+static void gz_file(const char *path, const void *data, size_t n)
+{
+	gzFile g = gzopen(path, "wb");
+
+	gzwrite(g, data, (unsigned)n);
+	gzclose(g);
+}
+
+/* Open (and read all of) path: the last message must end with want. */
+static void refused(const char *what, const char *path, const char *want)
+{
+	struct st_truth_reader *r;
+	struct st_truth_rec rec;
+	const char *msg;
+	char line[512];
+	int k = -1;
+
+	capture_start();
+	r = st_truth_open(path);
+	if (r) {
+		while ((k = st_truth_next(r, &rec)) == 1)
+			;
+		if (k == -1)
+			k = st_truth_next(r, &rec); /* stays failed, no second message */
+		st_truth_close_reader(r);
+	}
+	msg = capture_end();
+	snprintf(line, sizeof(line), "raptor: error: %s: %s\n", path, want);
+	if (!tap_ok(k == -1 && !strcmp(msg, line), "%s", what))
+		tap_diag("got: %s# want: %s", msg, line);
+}
+
+static void test_refused(void)
+{
+	const char *path = in_dir("bad.gz");
+	unsigned char b[256];
+	size_t n;
+
+	spit(path, "RPTRUTH1\002 plain text, not gzip\n", 32);
+	refused("a file that is not gzip", path, "not a gzip file");
+	spit(path, "", 0);
+	refused("an empty file", path, "not a gzip file");
+	gz_file(path, "RPTRUTH2\002", 9);
+	refused("bad magic", path, "not a truth file (no RPTRUTH1 magic)");
+	gz_file(path, "RPTRUTH1", 8);
+	refused("no ncores byte", path, "not a truth file (no RPTRUTH1 magic)");
+	gz_file(path, "RPTRUTH1\000", 9);
+	refused("0 cores", path, "0 cores (1..8)");
+	gz_file(path, "RPTRUTH1\011", 9);
+	refused("9 cores", path, "9 cores (1..8)");
+	refused("a missing file", in_dir("nonexistent.gz"),
+		"cannot read: No such file or directory");
+
+	/* records: header, then one reset of core 0 (all zero), then the bad one */
+	memset(b, 0, sizeof(b));
+	memcpy(b, "RPTRUTH1\002R", 10);
+	n = 9 + 2 + 4 * ISA_NREGS;
+	b[n] = 'Q';
+	gz_file(path, b, n + 2);
+	refused("unknown record type", path, "unknown record type 0x51 at byte 103");
+	b[n] = 'E';
+	b[n + 1] = 2;
+	gz_file(path, b, n + 6);
+	refused("core out of range", path, "record 'E' at byte 103 for core 2 of 2");
+	b[n] = 'I';
+	b[n + 1] = 1;
+	gz_file(path, b, n + 15);
+	refused("an instruction before its core's reset", path,
+		"record 'I' at byte 103 for core 1 before its reset record");
+	b[n + 1] = 0;
+	b[n + 14] = 0x80; /* mask bit 31 */
+	gz_file(path, b, n + 15);
+	refused("a mask past the last register", path,
+		"register mask 0x80000000 at byte 103 has bits past register 22");
+	b[n + 14] = 0;
+	b[n + 2] = 8;
+	gz_file(path, b, n + 15);
+	refused("unknown flags", path, "instruction record at byte 103 with flags 0x08");
+	b[n + 2] = 0;
+	b[n + 11] = 1; /* mask: r0 changed, but its value is missing */
+	gz_file(path, b, n + 15);
+	refused("values missing after the mask", path, "truncated record at byte 103");
+	memset(b + n, 0, 20);
+	b[n] = 'A';
+	b[n + 2] = ISA_ACC_FETCH + 1;
+	b[n + 3] = 4;
+	gz_file(path, b, n + 13);
+	refused("bad access kind", path,
+		"bad access record at byte 103 (kind 8, size 4, store 0, value 0x00000000)");
+	b[n + 2] = 0;
+	b[n + 3] = 2;
+	b[n + 11] = 1; /* value byte 2 set in a 2-byte access */
+	gz_file(path, b, n + 13);
+	refused("access value wider than its size", path,
+		"bad access record at byte 103 (kind 0, size 2, store 0, value 0x00010000)");
+	memset(b + n, 0, 20);
+	b[n] = 'E';
+	b[n + 6] = 'E';
+	gz_file(path, b, n + 12);
+	refused("a record after the exit", path, "record at byte 109 after the exit record");
+}
+
+/* ---- the writer refuses ------------------------------------------------ */
+
+static void test_writer_errors(void)
+{
+	const char *path = in_dir("w.gz");
+	struct st_truth_writer *w;
+	uint32_t regs[ISA_NREGS] = {0};
+	const char *msg;
+	char want[512];
+	int r1, r2;
+
+	capture_start();
+	w = st_truth_create(in_dir("no/such/dir.gz"), 2);
+	msg = capture_end();
+	snprintf(want, sizeof(want),
+		 "raptor: error: %s: cannot create: No such file or directory\n",
+		 in_dir("no/such/dir.gz"));
+	tap_ok(!w && !strcmp(msg, want), "create in a missing directory");
+	capture_start();
+	w = st_truth_create(path, 9);
+	msg = capture_end();
+	snprintf(want, sizeof(want), "raptor: error: %s: 9 cores (1..8)\n", path);
+	tap_ok(!w && !strcmp(msg, want), "create for 9 cores");
+
+	w = st_truth_create(path, 2);
+	st_truth_reset(w, 0, regs);
+	st_truth_insn(w, 1, 0, 0, 1, regs);
+	st_truth_insn(w, 0, 0, 0, 1, regs); /* dropped after the error */
+	capture_start();
+	r1 = st_truth_flush(w);
+	r2 = st_truth_close(w);
+	msg = capture_end();
+	snprintf(want, sizeof(want),
+		 "raptor: error: %s: instruction record for core 1 before its reset record\n",
+		 path);
+	tap_ok(r1 == -1 && r2 == -1 && !strcmp(msg, want),
+	       "an instruction before the reset: flush and close fail, one message");
+
+	w = st_truth_create(path, 1);
+	st_truth_reset(w, 0, regs);
+	st_truth_insn(w, 0, 0, 0, 10, regs);
+	st_truth_insn(w, 0, 0, 0, 9, regs);
+	capture_start();
+	r1 = st_truth_close(w);
+	msg = capture_end();
+	snprintf(want, sizeof(want),
+		 "raptor: error: %s: instruction record for core 0 at cycle 9 after cycle 10\n",
+		 path);
+	tap_ok(r1 == -1 && !strcmp(msg, want), "a core's cycle going back");
+
+	w = st_truth_create(path, 1);
+	st_truth_reset(w, 0, regs);
+	st_truth_exc(w, 0, 1, 1ull << 32, regs);
+	capture_start();
+	r1 = st_truth_close(w);
+	msg = capture_end();
+	tap_ok(r1 == -1 &&
+		   strstr(msg, "exception record for core 0 at cycle 4294967296 after cycle 0"),
+	       "a dcycle that does not fit 32 bits");
+
+	w = st_truth_create(path, 3);
+	st_truth_access(w, 3, ISA_ACC_LOAD, 4, 0, 0, 0);
+	st_truth_access(w, 0, ISA_ACC_LOAD, 3, 0, 0, 0);
+	capture_start();
+	r1 = st_truth_close(w);
+	msg = capture_end();
+	tap_ok(r1 == -1 && strstr(msg, "access record for core 3 of 3") && count_lines(msg) == 1,
+	       "a core out of range (first error only)");
+
+	w = st_truth_create("/dev/full", 1);
+	if (w) {
+		st_truth_reset(w, 0, regs);
+		capture_start();
+		r1 = st_truth_flush(w);
+		r2 = st_truth_close(w);
+		msg = capture_end();
+		tap_ok(r1 == -1 && r2 == -1 &&
+			   !strcmp(msg, "raptor: error: /dev/full: cannot write: No space left on "
+					"device\n"),
+		       "a full disk: flush fails, close fails, one message");
+	}
+
+	w = st_truth_create(path, 1);
+	st_truth_exit(w, 0, 0);
+	st_truth_reset(w, 0, regs);
+	capture_start();
+	r1 = st_truth_close(w);
+	msg = capture_end();
+	tap_ok(r1 == -1 && strstr(msg, "reset record for core 0 after the exit record"),
+	       "a record after the exit");
+}
+
+int main(void)
+{
+	static const char *const files[] = {"rt.gz",   "fields.gz", "full.gz", "cut.gz",
+					    "live.gz", "bad.gz",    "w.gz"};
+
+	snprintf(dir, sizeof(dir), "/tmp/truth_test.XXXXXX");
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_round_trips();
+	test_fields();
+	test_cut();
+	test_flush();
+	test_refused();
+	test_writer_errors();
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++)
+		unlink(in_dir(files[i]));
+	rmdir(dir);
+	return tap_done();
+}
