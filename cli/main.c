@@ -10,6 +10,7 @@
 
 static const struct cli_command commands[] = {
 	{ "run", cmd_run, "run a program on the virtual multicore board, without tracing" },
+	{ "record", cmd_record, "run a program with the trace modules and write a recording" },
 };
 
 int cli_parse_model(const char *s, int *model)
@@ -30,7 +31,8 @@ static void usage(FILE *f)
 		   "commands:\n");
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\n'raptor <command> --help' describes a command.\n");
+	fprintf(f, "\n'raptor <command> --help' describes a command; 'raptor --version'\n"
+		   "prints the version.\n");
 }
 
 int main(int argc, char **argv)
@@ -38,6 +40,10 @@ int main(int argc, char **argv)
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("raptor %s\n", RAPTOR_VERSION);
+		return 0;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(stdout);

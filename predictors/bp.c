@@ -271,6 +271,11 @@ void bp_update(struct bp *bp, const struct bp_branch *br, int taken, uint32_t ta
 	ibtb_pir_update(bp->ibtb, br->pc, taken);
 }
 
+void bp_exception(struct bp *bp, uint32_t ret)
+{
+	ras_push(bp->ras, ret);
+}
+
 enum bp_miss bp_classify_miss(const struct bp_prediction *pred, int taken, uint32_t target)
 {
 	if (!pred->counts)

@@ -152,6 +152,18 @@ void bp_predict(const struct bp *bp, const struct bp_branch *br, struct bp_predi
 void bp_update(struct bp *bp, const struct bp_branch *br, int taken, uint32_t target);
 
 /*
+ * An exception entry (not a tail-chain) that will return to ret (the
+ * stacked PC): push ret onto the RAS, so the exception return, a RETURN
+ * like any other (bx lr, pop {pc} with EXC_RETURN), is predicted by the RAS
+ * as a function return is. Nested exceptions nest on the RAS as calls do.
+ * A tail-chained exception pushes nothing (the frame and its return
+ * address are reused) and the exception return that tail-chained is not a
+ * retired branch for the predictors (bp_update is not called for it).
+ * Nothing else changes (no PIR update).
+ */
+void bp_exception(struct bp *bp, uint32_t ret);
+
+/*
  * Which message a prediction calls for, given what happened:
  * - a counting direct branch (conditional) whose direction differs from
  *   pred->taken: BP_MISS_OUTCOME;

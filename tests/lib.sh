@@ -173,6 +173,19 @@ test_must_fail() {
 	return 0
 }
 
+# test_expect_code N CMD...: CMD must exit with status N exactly.
+test_expect_code() {
+	test_ec_want_=$1
+	shift
+	"$@"
+	test_ec_rc_=$?
+	if [ $test_ec_rc_ != "$test_ec_want_" ]; then
+		echo "test_expect_code: exit $test_ec_rc_, not $test_ec_want_: $*" >&2
+		return 1
+	fi
+	return 0
+}
+
 # test_cmp EXPECTED ACTUAL: equal files, else a unified diff.
 test_cmp() {
 	diff -u "$@"

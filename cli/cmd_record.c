@@ -1,0 +1,204 @@
+/* raptor record: run a program on the board with the trace modules attached. */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "record/recorder.h"
+
+static const char record_usage[] =
+	"usage: raptor record ELF -o REC [options]\n"
+	"\n"
+	"Run a program on the virtual multicore Cortex-M board with every core's\n"
+	"mcfTRaptor (control-flow) and mlvCFiat (load-value) trace modules attached,\n"
+	"and write the recording directory REC: manifest.ini, program.elf, cf.bin,\n"
+	"lv.bin, stats.ini and, with --truth, truth.gz (docs/FORMAT.md).\n"
+	"All encodings run side by side: the ones chosen are written as streams, the\n"
+	"others' sizes go to stats.ini, so comparisons come from the same run.\n"
+	"The program's UART and semihosting output go to stdout, the summary to\n"
+	"stderr. Exit status: the program's (SYS_EXIT), or 125 when no complete\n"
+	"recording was made (a failed or interrupted run still leaves a replayable\n"
+	"partial recording of what ran, marked state = partial), 2 for bad usage.\n"
+	"\n"
+	"board:\n"
+	"  --cores N            number of cores, 1..8 (default 2)\n"
+	"  --cpu m3|m4          core model (default m3)\n"
+	"  --seed S             seed of the timing jitter (default 1)\n"
+	"  --jitter N           longest jitter stall in cycles, 0 for none (default 8)\n"
+	"  --max-insns N        stop after N instructions (a partial recording)\n"
+	"trace modules:\n"
+	"  --cf CONFIG          predictors: small, medium, large, S0..B4, or\n"
+	"                       gshare=P,ras=R,ibtb=Q[,shift=S] (default large)\n"
+	"  --lv CACHE           data cache: size=N,assoc=N,line=N,granule=N, any\n"
+	"                       subset (default size=32K,assoc=4,line=32,granule=4)\n"
+	"  --share-predictors   one predictor set for all cores (default: per core)\n"
+	"  --share-cache        one data cache for all cores (default: private caches\n"
+	"                       with write-invalidate coherence)\n"
+	"  --cf-enc ENC         control-flow stream: tre, trb, nxb or none (default tre)\n"
+	"  --lv-enc ENC         load-value stream: cfiat, mc2rt, nxlv or none\n"
+	"                       (default cfiat)\n"
+	"  --timed              time-stamped messages (diffCC / dCC; the default)\n"
+	"  --functional         no time stamps: one global message order only\n"
+	"  --chunks LIST        chunk sizes as KEY=C0/C1, comma-separated: cnt, ta,\n"
+	"                       cc, icnt (TR_e bCnt, |diffTA|, diffCC, iCnt; default\n"
+	"                       3/2, 3/4, 4/2, 2/2), fah, lvcc (CFiat fahCnt and dCC;\n"
+	"                       default 1/2, 4/2)\n"
+	"output:\n"
+	"  -o, --output REC     the recording directory (created; required)\n"
+	"  --force              replace a recording already in REC\n"
+	"  --truth              also write the ground truth (truth.gz): every\n"
+	"                       instruction's registers and every access's value\n"
+	"  -q, --quiet          no summary\n"
+	"  -h, --help           this text\n"
+	"\n"
+	"A progress line is shown on stderr when it is a terminal. Ctrl-C stops the\n"
+	"run and still writes the recording of what ran.\n";
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	rec_interrupt();
+}
+
+int cmd_record(int argc, char **argv)
+{
+	enum {
+		O_CORES = 256, O_CPU, O_SEED, O_JITTER, O_MAX, O_CF, O_LV, O_SHP, O_SHC,
+		O_CFENC, O_LVENC, O_TIMED, O_FUNC, O_CHUNKS, O_FORCE, O_TRUTH,
+	};
+	static const struct option opts[] = {
+		{ "cores", required_argument, NULL, O_CORES },
+		{ "cpu", required_argument, NULL, O_CPU },
+		{ "seed", required_argument, NULL, O_SEED },
+		{ "jitter", required_argument, NULL, O_JITTER },
+		{ "max-insns", required_argument, NULL, O_MAX },
+		{ "cf", required_argument, NULL, O_CF },
+		{ "lv", required_argument, NULL, O_LV },
+		{ "share-predictors", no_argument, NULL, O_SHP },
+		{ "share-cache", no_argument, NULL, O_SHC },
+		{ "cf-enc", required_argument, NULL, O_CFENC },
+		{ "lv-enc", required_argument, NULL, O_LVENC },
+		{ "timed", no_argument, NULL, O_TIMED },
+		{ "functional", no_argument, NULL, O_FUNC },
+		{ "chunks", required_argument, NULL, O_CHUNKS },
+		{ "output", required_argument, NULL, 'o' },
+		{ "force", no_argument, NULL, O_FORCE },
+		{ "truth", no_argument, NULL, O_TRUTH },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct rec_options o;
+	uint64_t v;
+	int opt, model, status = 0, ret;
+
+	rec_options_init(&o);
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "ho:q", opts, NULL)) != -1) {
+		switch (opt) {
+		case O_CORES:
+			if (parse_u64(optarg, &v) || v < 1 || v > BOARD_MAX_CORES)
+				return error("--cores: '%s' is not a number from 1 to %d", optarg,
+					     BOARD_MAX_CORES), 2;
+			o.board.ncores = (int)v;
+			break;
+		case O_CPU:
+			if (cli_parse_model(optarg, &model))
+				return 2;
+			o.board.model = model;
+			break;
+		case O_SEED:
+			if (parse_u64(optarg, &o.board.seed))
+				return error("--seed: '%s' is not a number", optarg), 2;
+			break;
+		case O_JITTER:
+			if (parse_u64(optarg, &v) || v > 1000000)
+				return error("--jitter: '%s' is not a number up to 1000000", optarg), 2;
+			o.board.jitter = (unsigned)v;
+			break;
+		case O_MAX:
+			if (parse_u64(optarg, &o.board.max_insns))
+				return error("--max-insns: '%s' is not a number", optarg), 2;
+			break;
+		case O_CF:
+			if (bp_config_parse(optarg, &o.bp))
+				return 2;
+			break;
+		case O_LV:
+			if (dc_fa_config_parse(optarg, &o.cache))
+				return 2;
+			break;
+		case O_SHP:
+			o.bp_shared = 1;
+			break;
+		case O_SHC:
+			o.cache.shared = 1;
+			break;
+		case O_CFENC:
+			if (!strcmp(optarg, "none"))
+				o.cf_on = 0;
+			else if (st_cf_enc_parse(optarg, &o.cf_enc))
+				return 2;
+			else
+				o.cf_on = 1;
+			break;
+		case O_LVENC:
+			if (!strcmp(optarg, "none"))
+				o.lv_on = 0;
+			else if (st_lv_enc_parse(optarg, &o.lv_enc))
+				return 2;
+			else
+				o.lv_on = 1;
+			break;
+		case O_TIMED:
+			o.timed = 1;
+			break;
+		case O_FUNC:
+			o.timed = 0;
+			break;
+		case O_CHUNKS:
+			if (rec_chunks_parse(optarg, &o))
+				return 2;
+			break;
+		case 'o':
+			o.dir = optarg;
+			break;
+		case O_FORCE:
+			o.force = 1;
+			break;
+		case O_TRUTH:
+			o.truth = 1;
+			break;
+		case 'q':
+			o.quiet = 1;
+			break;
+		case 'h':
+			fputs(record_usage, stdout);
+			return 0;
+		default:
+			fputs(record_usage, stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		error("record: exactly one ELF file expected");
+		fputs(record_usage, stderr);
+		return 2;
+	}
+	if (!o.dir)
+		return error("record: -o REC is required (the recording directory)"), 2;
+	o.elf = argv[optind];
+	o.progress = isatty(2);
+	if (dc_fa_config_check(&o.cache))
+		return 2;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	ret = rec_run(&o, &status);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	fflush(stdout);
+	return ret ? 125 : status;
+}

@@ -1,0 +1,260 @@
+#include "record/cftm.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Bytes an encoder may hold before its output is written (or dropped). */
+#define FLUSH_BYTES (64 * 1024)
+
+struct core_state {
+	uint64_t bcnt, icnt; /* TR_*: since the core's previous message */
+	uint64_t sl;	     /* NX_b: instructions since its previous message */
+	uint64_t cycle;	     /* after its latest step */
+};
+
+struct rec_cf {
+	struct rec_cf_config cfg;
+	struct bp *bp[ST_CF_MAX_CORES]; /* all the same pointer when shared */
+	struct st_cf_encoder enc[REC_CF_NENC];
+	int out_index;
+	FILE *out;
+	const char *out_name;
+	int write_error;
+	struct core_state core[ST_CF_MAX_CORES];
+	struct rec_cf_core_stats stats[ST_CF_MAX_CORES];
+};
+
+struct rec_cf *rec_cf_new(const struct rec_cf_config *cfg)
+{
+	struct rec_cf *cf;
+	struct st_cf_format fmt;
+
+	if (cfg->ncores < 1 || cfg->ncores > ST_CF_MAX_CORES) {
+		error("cf trace module: %d cores (1 to %d)", cfg->ncores, ST_CF_MAX_CORES);
+		return NULL;
+	}
+	if (bp_config_check(&cfg->bp))
+		return NULL;
+	cf = xcalloc(1, sizeof(*cf));
+	cf->cfg = *cfg;
+	for (int i = 0; i < cfg->ncores; i++)
+		cf->bp[i] = cfg->shared && i ? cf->bp[0] : bp_new(&cfg->bp);
+	for (int e = ST_CF_NXB; e <= ST_CF_TRE; e++) {
+		for (int t = 0; t < 2; t++) {
+			st_cf_format_init(&fmt, e, cfg->ncores, t);
+			if (e == ST_CF_TRE) {
+				fmt.cnt = cfg->cnt;
+				fmt.ta = cfg->ta;
+				fmt.cc = cfg->cc;
+				fmt.icnt = cfg->icnt;
+			}
+			if (st_cf_format_check(&fmt)) {
+				rec_cf_free(cf);
+				return NULL;
+			}
+			st_cf_encoder_init(&cf->enc[rec_cf_index(e, t)], &fmt);
+		}
+	}
+	cf->out_index = -1;
+	return cf;
+}
+
+void rec_cf_free(struct rec_cf *cf)
+{
+	if (!cf)
+		return;
+	for (int i = 0; i < cf->cfg.ncores; i++)
+		if (!(cf->cfg.shared && i))
+			bp_free(cf->bp[i]);
+	for (int e = 0; e < REC_CF_NENC; e++)
+		st_cf_encoder_release(&cf->enc[e]);
+	free(cf);
+}
+
+void rec_cf_set_output(struct rec_cf *cf, enum st_cf_enc enc, int timed, FILE *out,
+		       const char *name)
+{
+	cf->out_index = rec_cf_index(enc, timed);
+	cf->out = out;
+	cf->out_name = name;
+}
+
+/* Keep memory flat: write the output encoder's bytes, drop the others'. */
+static void drain(struct rec_cf *cf, int e)
+{
+	struct st_writer *w = &cf->enc[e].w;
+	FILE *f = e == cf->out_index ? cf->out : NULL;
+
+	if (st_writer_bits(w) / 8 - w->base < FLUSH_BYTES)
+		return;
+	if (st_writer_flush(w, f, cf->out_name))
+		cf->write_error = 1;
+}
+
+static void put_tr(struct rec_cf *cf, const struct st_cf_msg *m)
+{
+	for (int t = 0; t < 2; t++) {
+		st_cf_put(&cf->enc[rec_cf_index(ST_CF_TRB, t)], m);
+		st_cf_put(&cf->enc[rec_cf_index(ST_CF_TRE, t)], m);
+		drain(cf, rec_cf_index(ST_CF_TRB, t));
+		drain(cf, rec_cf_index(ST_CF_TRE, t));
+	}
+}
+
+static void put_nx(struct rec_cf *cf, const struct st_cf_msg *m)
+{
+	for (int t = 0; t < 2; t++) {
+		st_cf_put(&cf->enc[rec_cf_index(ST_CF_NXB, t)], m);
+		drain(cf, rec_cf_index(ST_CF_NXB, t));
+	}
+}
+
+/* An exception (or, with exc 0, the end) for every encoding. */
+static void put_exception(struct rec_cf *cf, int core, uint64_t cycle, unsigned exc, int tail)
+{
+	struct core_state *cs = &cf->core[core];
+	struct st_cf_msg m = { .core = core, .cycle = cycle, .exc = exc, .tail = tail };
+
+	m.icnt = cs->icnt;
+	put_tr(cf, &m);
+	m.icnt = cs->sl;
+	put_nx(cf, &m);
+	cs->bcnt = cs->icnt = cs->sl = 0;
+}
+
+static void count_class(struct rec_cf_core_stats *s, const struct isa_step *st, int cond)
+{
+	switch (st->cf) {
+	case ISA_CF_COND_DIRECT: s->cond_direct++; return;
+	case ISA_CF_DIRECT: s->direct++; return;
+	case ISA_CF_CALL: s->calls++; return;
+	case ISA_CF_RETURN: s->returns++; break;
+	case ISA_CF_IND_CALL: s->ind_calls++; break;
+	case ISA_CF_IND_JUMP: s->ind_jumps++; break;
+	default: return;
+	}
+	if (cond)
+		s->cond_indirect++;
+}
+
+/* mcfTRaptor Fig. 4 (TR_*) and the Nexus-like baseline for one branch. */
+static void branch(struct rec_cf *cf, int core, const struct isa_step *st, uint64_t cycle)
+{
+	struct core_state *cs = &cf->core[core];
+	struct bp_branch br = {
+		.pc = st->pc,
+		.fallthrough = st->pc + st->size,
+		.cf = st->cf,
+		.conditional = st->in_it || st->cf == ISA_CF_COND_DIRECT,
+	};
+	struct bp_prediction pred;
+	struct st_cf_msg m = { .core = core, .cycle = cycle };
+	enum bp_miss miss;
+	int taken;
+
+	if (st->cf == ISA_CF_COND_DIRECT)
+		taken = st->taken;
+	else
+		taken = br.conditional ? st->executed : 1;
+	count_class(&cf->stats[core], st, br.conditional);
+
+	miss = bp_step(cf->bp[core], &br, taken, st->next_pc, &pred);
+	if (pred.counts)
+		cs->bcnt++;
+	if (miss != BP_MISS_NONE) {
+		m.count = cs->bcnt;
+		m.indirect = pred.indirect;
+		m.cond = pred.conditional;
+		m.taken = taken;
+		m.ta = st->next_pc;
+		put_tr(cf, &m);
+		if (miss == BP_MISS_OUTCOME)
+			cf->stats[core].outcome_misses++;
+		else
+			cf->stats[core].target_misses++;
+		cs->bcnt = cs->icnt = 0;
+	}
+
+	/* NX_b: taken conditional direct branches and taken indirect ones */
+	if (taken && (pred.indirect || st->cf == ISA_CF_COND_DIRECT)) {
+		m.count = cs->sl;
+		m.indirect = pred.indirect;
+		m.cond = pred.conditional;
+		m.taken = 1;
+		m.ta = st->next_pc;
+		put_nx(cf, &m);
+		cs->sl = 0;
+	}
+}
+
+void rec_cf_step(struct rec_cf *cf, int core, const struct isa_step *st, uint64_t cycle)
+{
+	struct core_state *cs = &cf->core[core];
+	struct rec_cf_core_stats *s = &cf->stats[core];
+
+	cs->cycle = cycle;
+	s->cycles = cycle;
+	switch (st->ev) {
+	case ISA_EV_INSN:
+	case ISA_EV_STOP:
+		if (st->faulted)
+			return;
+		s->insns++;
+		cs->icnt++;
+		cs->sl++;
+		if (st->exc_return && st->exc) {
+			/* tail-chained: the return did not happen */
+			s->tail_chains++;
+			s->exceptions++;
+			put_exception(cf, core, cycle, st->exc, 1);
+			return;
+		}
+		if (st->cf != ISA_CF_NONE)
+			branch(cf, core, st, cycle);
+		return;
+	case ISA_EV_EXCEPTION:
+		s->exceptions++;
+		put_exception(cf, core, cycle, st->exc, 0);
+		bp_exception(cf->bp[core], st->pc);
+		return;
+	case ISA_EV_SLEEP:
+		return;
+	}
+}
+
+int rec_cf_flush(struct rec_cf *cf)
+{
+	if (cf->out_index >= 0 &&
+	    st_writer_flush(&cf->enc[cf->out_index].w, cf->out, cf->out_name))
+		cf->write_error = 1;
+	if (cf->write_error)
+		return -1;
+	return 0;
+}
+
+int rec_cf_finish(struct rec_cf *cf, const uint64_t *cycles, uint64_t *bits)
+{
+	for (int i = 0; i < cf->cfg.ncores; i++)
+		put_exception(cf, i, cycles[i], ST_CF_END, 0);
+	if (cf->out_index >= 0) {
+		*bits = st_writer_bits(&cf->enc[cf->out_index].w);
+		st_writer_pad(&cf->enc[cf->out_index].w);
+	} else {
+		*bits = 0;
+	}
+	if (rec_cf_flush(cf))
+		return -1;
+	if (cf->out && fflush(cf->out))
+		return error("%s: write error: %m", cf->out_name);
+	return 0;
+}
+
+const struct st_cf_encoder *rec_cf_encoder(const struct rec_cf *cf, int index)
+{
+	return &cf->enc[index];
+}
+
+const struct rec_cf_core_stats *rec_cf_core(const struct rec_cf *cf, int core)
+{
+	return &cf->stats[core];
+}

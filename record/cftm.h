@@ -1,0 +1,91 @@
+/*
+ * cftm: the mcfTRaptor trace module of every core (mcfTRaptor Fig. 4,
+ * DESIGN.md section 3), attached to the board through its step observer.
+ *
+ * Per retired instruction of core i: iCnt++; a counted branch (conditional
+ * direct, any indirect) bCnt++; a predictor miss emits <[CC] Ti bCnt ...>,
+ * an exception <[CC] Ti 0 iCnt E X>, and the counters restart. At the end
+ * each core emits its end message <[CC] Ti 0 iCnt 0 0>.
+ *
+ * The module runs all three encodings, functional and timed, side by side
+ * on the same events (six encoders; TR_b and TR_e share the predictors'
+ * messages, NX_b has its own counter SL), so the baselines come from the
+ * same run. One of them is the recording's stream, written to a file as it
+ * grows; the others are kept only for their sizes and field statistics.
+ *
+ * What the predictors see is fixed here, and the replay does the same:
+ *   - taken: for a conditional direct branch (B<cc>, CBZ/CBNZ, a direct
+ *     branch in an IT block) whether it branched; for another branch in an
+ *     IT block whether its condition passed; 1 for every other branch.
+ *   - an exception entry pushes the stacked return address on the RAS
+ *     (bp_exception); the exception return then is an ordinary RETURN.
+ *   - an exception return that tail-chains is not a branch for anyone: it
+ *     only counts as an instruction, and the exception message has X = 1.
+ *   - an instruction that faulted did not retire: it counts nowhere, and
+ *     the fault's exception message follows.
+ */
+#ifndef RAPTOR_CFTM_H
+#define RAPTOR_CFTM_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "isa/isa.h"
+#include "predictors/bp.h"
+#include "streams/cfmsg.h"
+#include "util/util.h"
+
+#define REC_CF_NENC 6 /* NX_b, TR_b, TR_e x functional, timed */
+
+/* Index of (enc, timed) among the six encoders. */
+static inline int rec_cf_index(enum st_cf_enc enc, int timed)
+{
+	return (int)enc * 2 + !!timed;
+}
+
+struct rec_cf_config {
+	int ncores;
+	struct bp_config bp;
+	int shared; /* one predictor set for all cores */
+	/* chunk sizes of the TR_e encoders (the others use the papers' fixed ones) */
+	struct st_vlc cnt, ta, cc, icnt;
+};
+
+/* Counters per core, for the summary and stats.ini. */
+struct rec_cf_core_stats {
+	uint64_t insns, cycles;
+	uint64_t cond_direct, direct, calls, returns, ind_calls, ind_jumps, cond_indirect;
+	uint64_t exceptions, tail_chains;
+	uint64_t outcome_misses, target_misses;
+};
+
+struct rec_cf;
+
+/* NULL with an error on a bad configuration. */
+struct rec_cf *rec_cf_new(const struct rec_cf_config *cfg);
+void rec_cf_free(struct rec_cf *cf);
+
+/*
+ * Write the encoder (enc, timed) to out as it grows (name for messages);
+ * the others are discarded after counting. Call once before the first step.
+ */
+void rec_cf_set_output(struct rec_cf *cf, enum st_cf_enc enc, int timed, FILE *out,
+		       const char *name);
+
+/* One board step of core, with its cycle count after the step. */
+void rec_cf_step(struct rec_cf *cf, int core, const struct isa_step *st, uint64_t cycle);
+
+/*
+ * End of the run: every core's end message (with its cycle count now),
+ * pad the output stream to a byte and flush it. 0, or -1 on a write error.
+ * *bits gets the exact length of the output stream.
+ */
+int rec_cf_finish(struct rec_cf *cf, const uint64_t *cycles, uint64_t *bits) MUST_CHECK;
+
+/* Write what the output stream holds so far (complete bytes). 0 / -1. */
+int rec_cf_flush(struct rec_cf *cf) MUST_CHECK;
+
+const struct st_cf_encoder *rec_cf_encoder(const struct rec_cf *cf, int index);
+const struct rec_cf_core_stats *rec_cf_core(const struct rec_cf *cf, int core);
+
+#endif

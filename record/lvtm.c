@@ -1,0 +1,292 @@
+#include "record/lvtm.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "caches/mc2rt.h"
+
+#define FLUSH_BYTES (64 * 1024)
+
+enum filter { F_NXLV, F_CFIAT, F_MC2RT };
+
+/* A message waiting for the end of its step (its time stamp). */
+struct pending {
+	uint8_t filter;
+	uint16_t n;
+	uint64_t count;
+	uint8_t value[ST_LV_MAX_VALUE];
+};
+
+struct rec_lv {
+	struct rec_lv_config cfg;
+	const struct board *board;
+	struct dc_fa *fa;
+	struct dc_mc2rt *mc;
+	struct st_lv_encoder enc[REC_LV_NENC];
+	int out_index;
+	FILE *out;
+	const char *out_name;
+	int write_error;
+	uint64_t fah[ST_LV_MAX_CORES], thc[ST_LV_MAX_CORES];
+	struct pending *pend;
+	size_t npend, apend;
+	z_stream gz[2]; /* NX-LV functional, timed */
+	uint64_t gz_bytes[2];
+	struct rec_lv_core_stats stats[ST_LV_MAX_CORES];
+};
+
+static void gz_init(z_stream *z)
+{
+	memset(z, 0, sizeof(*z));
+	if (deflateInit(z, 1) != Z_OK)
+		die("zlib: deflateInit failed");
+}
+
+struct rec_lv *rec_lv_new(const struct rec_lv_config *cfg, const struct board *b)
+{
+	struct dc_mc2rt_config mcc = { cfg->cache.size, cfg->cache.assoc, cfg->cache.line,
+				       cfg->cache.ncores, cfg->cache.shared };
+	struct st_lv_format fmt;
+	struct rec_lv *lv;
+
+	if (dc_fa_config_check(&cfg->cache) || dc_mc2rt_config_check(&mcc))
+		return NULL;
+	lv = xcalloc(1, sizeof(*lv));
+	lv->cfg = *cfg;
+	lv->board = b;
+	lv->fa = dc_fa_new(&cfg->cache);
+	lv->mc = dc_mc2rt_new(&mcc);
+	for (int e = ST_LV_NXLV; e <= ST_LV_MC2RT; e++) {
+		for (int t = 0; t < 2; t++) {
+			st_lv_format_init(&fmt, e, cfg->cache.ncores, t);
+			if (e == ST_LV_CFIAT) {
+				fmt.cnt = cfg->cnt;
+				fmt.cc = cfg->cc;
+			}
+			if (st_lv_format_check(&fmt)) {
+				rec_lv_free(lv);
+				return NULL;
+			}
+			st_lv_encoder_init(&lv->enc[rec_lv_index(e, t)], &fmt);
+		}
+	}
+	gz_init(&lv->gz[0]);
+	gz_init(&lv->gz[1]);
+	lv->out_index = -1;
+	return lv;
+}
+
+void rec_lv_free(struct rec_lv *lv)
+{
+	if (!lv)
+		return;
+	dc_fa_free(lv->fa);
+	dc_mc2rt_free(lv->mc);
+	for (int e = 0; e < REC_LV_NENC; e++)
+		st_lv_encoder_release(&lv->enc[e]);
+	deflateEnd(&lv->gz[0]);
+	deflateEnd(&lv->gz[1]);
+	free(lv->pend);
+	free(lv);
+}
+
+void rec_lv_set_output(struct rec_lv *lv, enum st_lv_enc enc, int timed, FILE *out,
+		       const char *name)
+{
+	lv->out_index = rec_lv_index(enc, timed);
+	lv->out = out;
+	lv->out_name = name;
+}
+
+/* Feed bytes to a deflate stream, counting its output only. */
+static void gz_feed(struct rec_lv *lv, int t, const uint8_t *p, size_t n, int flush)
+{
+	uint8_t buf[16384];
+	z_stream *z = &lv->gz[t];
+
+	z->next_in = (uint8_t *)p;
+	z->avail_in = (uInt)n;
+	do {
+		z->next_out = buf;
+		z->avail_out = sizeof(buf);
+		deflate(z, flush);
+		lv->gz_bytes[t] += sizeof(buf) - z->avail_out;
+	} while (z->avail_out == 0 || z->avail_in);
+}
+
+/* Write (or drop) an encoder's complete bytes; NX-LV's also go through zlib. */
+static void drain(struct rec_lv *lv, int e, int force)
+{
+	struct st_writer *w = &lv->enc[e].w;
+	size_t whole = (size_t)(st_writer_bits(w) / 8 - w->base);
+
+	if (!force && whole < FLUSH_BYTES)
+		return;
+	if (e == rec_lv_index(ST_LV_NXLV, 0) || e == rec_lv_index(ST_LV_NXLV, 1))
+		gz_feed(lv, e & 1, st_writer_buf(w, NULL), whole, Z_NO_FLUSH);
+	if (st_writer_flush(w, e == lv->out_index ? lv->out : NULL, lv->out_name))
+		lv->write_error = 1;
+}
+
+static struct pending *pend_new(struct rec_lv *lv, enum filter f, uint64_t count)
+{
+	struct pending *p;
+
+	if (lv->npend == lv->apend) {
+		lv->apend = lv->apend ? 2 * lv->apend : 16;
+		lv->pend = xrealloc(lv->pend, lv->apend * sizeof(*lv->pend));
+	}
+	p = &lv->pend[lv->npend++];
+	p->filter = f;
+	p->count = count;
+	p->n = 0;
+	return p;
+}
+
+static void value_le(struct pending *p, uint32_t v, unsigned size)
+{
+	for (unsigned i = 0; i < size; i++)
+		p->value[i] = v >> (8 * i);
+	p->n = size;
+}
+
+/* Memory bytes as the core sees them now (the board has one coherent memory). */
+static void value_mem(struct rec_lv *lv, struct pending *p, uint32_t addr, unsigned n)
+{
+	if (board_peek(lv->board, addr, p->value, n))
+		die("lv trace module: %u bytes at 0x%08x are not in memory", n, addr);
+	p->n = n;
+}
+
+static int is_load(enum isa_access k)
+{
+	return k == ISA_ACC_LOAD || k == ISA_ACC_LDREX || k == ISA_ACC_UNSTACK ||
+	       k == ISA_ACC_VECTOR;
+}
+
+void rec_lv_access(struct rec_lv *lv, int core, const struct board_access *a)
+{
+	struct rec_lv_core_stats *s = &lv->stats[core];
+	uint32_t line = lv->cfg.cache.line, first, last, ga, la;
+	unsigned glen;
+	struct pending *p;
+
+	if (a->kind == ISA_ACC_FETCH)
+		return;
+	if (!is_load(a->kind)) {
+		s->stores++;
+		if (!a->cacheable)
+			return;
+		dc_fa_store(lv->fa, core, a->addr, a->size);
+		first = a->addr & ~(line - 1);
+		last = (a->addr + a->size - 1) & ~(line - 1);
+		dc_mc2rt_write(lv->mc, core, first);
+		if (last != first)
+			dc_mc2rt_write(lv->mc, core, last);
+		return;
+	}
+	s->loads++;
+	value_le(pend_new(lv, F_NXLV, 0), a->val, a->size);
+	if (!a->cacheable) {
+		/* CFiat and mc2RT trace every uncached load, with its own bytes */
+		s->uncached_loads++;
+		value_le(pend_new(lv, F_CFIAT, lv->fah[core]), a->val, a->size);
+		value_le(pend_new(lv, F_MC2RT, lv->thc[core]), a->val, a->size);
+		lv->fah[core] = lv->thc[core] = 0;
+		return;
+	}
+	/* CFiat (CFAT Fig. 3): one message for the whole access on any miss */
+	if (dc_fa_load(lv->fa, core, a->addr, a->size, &ga, &glen) == DC_FA_HIT) {
+		lv->fah[core]++;
+	} else {
+		p = pend_new(lv, F_CFIAT, lv->fah[core]);
+		value_mem(lv, p, ga, glen);
+		lv->fah[core] = 0;
+	}
+	/* mc2RT (Fig. 5): one read per line touched */
+	first = a->addr & ~(line - 1);
+	last = (a->addr + a->size - 1) & ~(line - 1);
+	for (uint32_t l = first;; l += line) {
+		if (dc_mc2rt_read(lv->mc, core, l, &la) == DC_MC2RT_HIT) {
+			lv->thc[core]++;
+		} else {
+			p = pend_new(lv, F_MC2RT, lv->thc[core]);
+			value_mem(lv, p, la, line);
+			lv->thc[core] = 0;
+		}
+		if (l == last)
+			break;
+	}
+}
+
+void rec_lv_step(struct rec_lv *lv, int core, uint64_t cycle)
+{
+	struct st_lv_msg m = { .core = core, .cycle = cycle };
+
+	for (size_t i = 0; i < lv->npend; i++) {
+		struct pending *p = &lv->pend[i];
+		enum st_lv_enc enc = p->filter == F_NXLV	? ST_LV_NXLV
+				     : p->filter == F_CFIAT ? ST_LV_CFIAT
+							    : ST_LV_MC2RT;
+
+		m.count = p->count;
+		for (int t = 0; t < 2; t++) {
+			st_lv_put(&lv->enc[rec_lv_index(enc, t)], &m, p->value, p->n);
+			drain(lv, rec_lv_index(enc, t), 0);
+		}
+		if (p->filter == F_CFIAT)
+			lv->stats[core].cfiat_msgs++;
+		else if (p->filter == F_MC2RT)
+			lv->stats[core].mc2rt_msgs++;
+	}
+	lv->npend = 0;
+}
+
+int rec_lv_flush(struct rec_lv *lv)
+{
+	if (lv->out_index >= 0)
+		drain(lv, lv->out_index, 1);
+	return lv->write_error ? -1 : 0;
+}
+
+int rec_lv_finish(struct rec_lv *lv, uint64_t *bits)
+{
+	*bits = lv->out_index >= 0 ? st_writer_bits(&lv->enc[lv->out_index].w) : 0;
+	for (int e = 0; e < REC_LV_NENC; e++) {
+		st_writer_pad(&lv->enc[e].w);
+		drain(lv, e, 1);
+	}
+	gz_feed(lv, 0, NULL, 0, Z_FINISH);
+	gz_feed(lv, 1, NULL, 0, Z_FINISH);
+	if (lv->write_error)
+		return -1;
+	if (lv->out && fflush(lv->out))
+		return error("%s: write error: %m", lv->out_name);
+	return 0;
+}
+
+const struct st_lv_encoder *rec_lv_encoder(const struct rec_lv *lv, int index)
+{
+	return &lv->enc[index];
+}
+
+const struct rec_lv_core_stats *rec_lv_core(const struct rec_lv *lv, int core)
+{
+	return &lv->stats[core];
+}
+
+const struct dc_fa *rec_lv_fa(const struct rec_lv *lv)
+{
+	return lv->fa;
+}
+
+const struct dc_mc2rt *rec_lv_mc2rt(const struct rec_lv *lv)
+{
+	return lv->mc;
+}
+
+uint64_t rec_lv_nxlv_gz_bytes(const struct rec_lv *lv, int timed)
+{
+	return lv->gz_bytes[!!timed];
+}

@@ -1,0 +1,650 @@
+#include "record/recorder.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "caches/mc2rt.h"
+#include "record/cftm.h"
+#include "record/lvtm.h"
+#include "streams/manifest.h"
+#include "streams/truth.h"
+
+#define PROGRESS_EVERY (1u << 20) /* instructions between progress lines */
+#define FLUSH_EVERY (1u << 24)	  /* instructions between stream flushes */
+
+static const char *const rec_files[] = {
+	"manifest.ini", "program.elf", "cf.bin", "lv.bin", "truth.gz", "stats.ini",
+};
+
+static volatile sig_atomic_t interrupted;
+
+void rec_interrupt(void)
+{
+	interrupted = 1;
+}
+
+void rec_options_init(struct rec_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	board_config_init(&o->board);
+	if (bp_config_parse("large", &o->bp))
+		die("built-in predictor configuration 'large' does not parse");
+	dc_fa_config_init(&o->cache);
+	o->cf_on = o->lv_on = 1;
+	o->cf_enc = ST_CF_TRE;
+	o->lv_enc = ST_LV_CFIAT;
+	o->timed = 1;
+	o->cnt = ST_VLC_TRE_BCNT;
+	o->ta = ST_VLC_TRE_DIFFTA;
+	o->cc = ST_VLC_TRE_DIFFCC;
+	o->icnt = ST_VLC_TRE_ICNT;
+	o->fah = ST_VLC_FAHCNT;
+	o->lvcc = ST_VLC_TRE_DIFFCC;
+}
+
+int rec_chunks_parse(const char *s, struct rec_options *o)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+	} keys[] = {
+		{ "cnt", offsetof(struct rec_options, cnt) },
+		{ "ta", offsetof(struct rec_options, ta) },
+		{ "cc", offsetof(struct rec_options, cc) },
+		{ "icnt", offsetof(struct rec_options, icnt) },
+		{ "fah", offsetof(struct rec_options, fah) },
+		{ "lvcc", offsetof(struct rec_options, lvcc) },
+	};
+	struct rec_options tmp = *o;
+	char *copy = xstrdup(s), *item, *save = NULL;
+	int ret = 0;
+
+	for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		unsigned a, b;
+		char key[8];
+		int used = 0;
+		size_t k;
+
+		if (sscanf(item, "%7[a-z]=%u/%u%n", key, &a, &b, &used) != 3 ||
+		    item[used]) {
+			ret = error("--chunks '%s': '%s' is not KEY=C0/C1", s, item);
+			break;
+		}
+		for (k = 0; k < ARRAY_SIZE(keys); k++)
+			if (!strcmp(keys[k].key, key))
+				break;
+		if (k == ARRAY_SIZE(keys)) {
+			ret = error("--chunks '%s': unknown field '%s' (cnt, ta, cc, icnt, fah, "
+				    "lvcc)", s, key);
+			break;
+		}
+		if (st_vlc_check(ST_VLC(a, b))) {
+			ret = error("--chunks '%s': '%s': chunk sizes must be 1 to 64", s, item);
+			break;
+		}
+		*(struct st_vlc *)((char *)&tmp + keys[k].off) = ST_VLC(a, b);
+	}
+	free(copy);
+	if (!ret)
+		*o = tmp;
+	return ret;
+}
+
+/* ---- the run ------------------------------------------------------------- */
+
+struct rec {
+	const struct rec_options *o;
+	struct board *b;
+	struct rec_cf *cf;
+	struct rec_lv *lv;
+	struct st_truth_writer *truth;
+	struct st_manifest mf;
+	FILE *cf_file, *lv_file;
+	char *path_cf, *path_lv, *path_manifest;
+	int ncores;
+	int last_core; /* of the latest step: the one that exited, at the end */
+	uint32_t regs[ISA_NREGS];
+};
+
+static char *path_join(const char *dir, const char *name)
+{
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *p = xmalloc(n);
+
+	snprintf(p, n, "%s/%s", dir, name);
+	return p;
+}
+
+static void read_regs(struct board *b, int core, uint32_t *regs)
+{
+	struct isa_cpu *cpu = board_cpu(b, core);
+
+	for (int r = 0; r < ISA_NREGS; r++)
+		regs[r] = isa_cpu_get(cpu, r);
+}
+
+static void on_access(void *ctx, int core, const struct board_access *a)
+{
+	struct rec *r = ctx;
+
+	if (r->lv)
+		rec_lv_access(r->lv, core, a);
+	if (r->truth)
+		st_truth_access(r->truth, core, a->kind, a->size, a->store, a->addr, a->val);
+}
+
+static void on_step(void *ctx, int core, const struct isa_step *st, uint64_t cycle)
+{
+	struct rec *r = ctx;
+	unsigned flags;
+
+	r->last_core = core;
+	rec_cf_step(r->cf, core, st, cycle);
+	if (r->lv)
+		rec_lv_step(r->lv, core, cycle);
+	if (!r->truth)
+		return;
+	switch (st->ev) {
+	case ISA_EV_INSN:
+	case ISA_EV_STOP:
+		flags = (st->faulted ? ST_TRUTH_FAULTED : 0) |
+			(st->exc_return ? ST_TRUTH_EXC_RETURN : 0) |
+			(st->exc_return && st->exc ? ST_TRUTH_TAIL : 0);
+		read_regs(r->b, core, r->regs);
+		st_truth_insn(r->truth, core, flags, st->pc, cycle, r->regs);
+		break;
+	case ISA_EV_EXCEPTION:
+		read_regs(r->b, core, r->regs);
+		st_truth_exc(r->truth, core, st->exc, cycle, r->regs);
+		break;
+	case ISA_EV_SLEEP:
+		break;
+	}
+}
+
+/* Make dir, or check that it may be (re)used: 0 / -1. */
+static int prepare_dir(const char *dir, int force)
+{
+	struct dirent *de;
+	DIR *d;
+
+	if (!mkdir(dir, 0777))
+		return 0;
+	if (errno != EEXIST)
+		return error("cannot create recording directory '%s': %m", dir);
+	d = opendir(dir);
+	if (!d)
+		return error("'%s' exists and is not a readable directory: %m", dir);
+	while ((de = readdir(d))) {
+		size_t k;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		for (k = 0; k < ARRAY_SIZE(rec_files); k++)
+			if (!strcmp(de->d_name, rec_files[k]))
+				break;
+		if (k == ARRAY_SIZE(rec_files)) {
+			closedir(d);
+			return error("'%s' exists and holds '%s', which is not part of a "
+				     "recording; choose another directory", dir, de->d_name);
+		}
+		if (!force) {
+			closedir(d);
+			return error("'%s' already holds a recording; --force replaces it", dir);
+		}
+	}
+	closedir(d);
+	for (size_t k = 0; k < ARRAY_SIZE(rec_files); k++) {
+		char *p = path_join(dir, rec_files[k]);
+
+		if (unlink(p) && errno != ENOENT) {
+			error("cannot remove '%s': %m", p);
+			free(p);
+			return -1;
+		}
+		free(p);
+	}
+	return 0;
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	FILE *in = fopen(from, "rb"), *out;
+	size_t n;
+	int ret = 0;
+
+	if (!in)
+		return error("cannot read '%s': %m", from);
+	out = fopen(to, "wb");
+	if (!out) {
+		fclose(in);
+		return error("cannot create '%s': %m", to);
+	}
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, n, out) != n) {
+			ret = error("error writing '%s': %m", to);
+			break;
+		}
+	if (ferror(in))
+		ret = error("error reading '%s': %m", from);
+	fclose(in);
+	if (fclose(out) && !ret)
+		ret = error("error writing '%s': %m", to);
+	return ret;
+}
+
+static void fill_manifest(struct rec *r)
+{
+	const struct rec_options *o = r->o;
+	struct st_manifest *m = &r->mf;
+
+	st_manifest_init(m);
+	snprintf(m->tool, sizeof(m->tool), "raptor %s", RAPTOR_VERSION);
+	snprintf(m->elf, sizeof(m->elf), "program.elf");
+	memcpy(m->sha256, board_elf(r->b)->sha256_hex, sizeof(m->sha256));
+	m->model = o->board.model;
+	m->ncores = r->ncores;
+	m->seed = o->board.seed;
+	m->jitter = o->board.jitter;
+	m->branch_penalty = o->board.branch_penalty;
+	m->miss_penalty = o->board.miss_penalty;
+	m->exc_penalty = o->board.exc_penalty;
+	m->timing_cache = (struct dc_config){ BOARD_TIMING_CACHE_SIZE, BOARD_TIMING_CACHE_ASSOC,
+					      BOARD_TIMING_CACHE_LINE };
+	m->cf_on = o->cf_on;
+	st_cf_format_init(&m->cf, o->cf_enc, r->ncores, o->timed);
+	if (o->cf_enc == ST_CF_TRE) {
+		m->cf.cnt = o->cnt;
+		m->cf.ta = o->ta;
+		m->cf.cc = o->cc;
+		m->cf.icnt = o->icnt;
+	}
+	m->bp = o->bp;
+	m->bp_shared = o->bp_shared;
+	snprintf(m->cf_file, sizeof(m->cf_file), "cf.bin");
+	m->lv_on = o->lv_on;
+	st_lv_format_init(&m->lv, o->lv_enc, r->ncores, o->timed);
+	if (o->lv_enc == ST_LV_CFIAT) {
+		m->lv.cnt = o->fah;
+		m->lv.cc = o->lvcc;
+	}
+	m->cache = o->cache;
+	m->cache.ncores = r->ncores;
+	snprintf(m->lv_file, sizeof(m->lv_file), "lv.bin");
+	for (int i = 0; i < r->ncores; i++)
+		read_regs(r->b, i, m->regs[i]);
+	m->has_truth = o->truth;
+	snprintf(m->truth_file, sizeof(m->truth_file), "truth.gz");
+}
+
+/* ---- stats.ini and the summary -------------------------------------------- */
+
+static const char *cf_section(int e)
+{
+	static const char *const names[REC_CF_NENC] = { "nxb", "tnxb", "trb", "ttrb", "tre",
+							 "ttre" };
+	return names[e];
+}
+
+static const char *lv_section(int e)
+{
+	static const char *const names[REC_LV_NENC] = { "nxlv", "tnxlv", "cfiat", "tcfiat",
+							 "mc2rt", "tmc2rt" };
+	return names[e];
+}
+
+static uint64_t total_insns(const struct rec *r)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < r->ncores; i++)
+		n += rec_cf_core(r->cf, i)->insns;
+	return n;
+}
+
+static uint64_t total_cycles(const struct rec *r)
+{
+	uint64_t c = 0;
+
+	for (int i = 0; i < r->ncores; i++)
+		if (board_cycles(r->b, i) > c)
+			c = board_cycles(r->b, i);
+	return c;
+}
+
+#define U(x) ((unsigned long long)(x))
+
+static int write_stats(const struct rec *r, int exited, int status)
+{
+	char *path = path_join(r->o->dir, "stats.ini");
+	FILE *f = fopen(path, "w");
+	int ret = 0;
+
+	if (!f) {
+		ret = error("cannot create '%s': %m", path);
+		free(path);
+		return ret;
+	}
+	fprintf(f, "; raptor record statistics: every encoding's size from the same run.\n"
+		   "; Not read by the debugger. Keys: docs/FORMAT.md \"stats.ini\".\n");
+	fprintf(f, "[run]\ncores = %d\ninstructions = %llu\ncycles = %llu\nexited = %d\n"
+		   "status = %d\n",
+		r->ncores, U(total_insns(r)), U(total_cycles(r)), exited, status);
+	for (int i = 0; i < r->ncores; i++) {
+		const struct rec_cf_core_stats *c = rec_cf_core(r->cf, i);
+
+		fprintf(f, "\n[core%d]\ninstructions = %llu\ncycles = %llu\n", i, U(c->insns),
+			U(board_cycles(r->b, i)));
+		fprintf(f, "cond_direct = %llu\ndirect = %llu\ncalls = %llu\nreturns = %llu\n"
+			   "ind_calls = %llu\nind_jumps = %llu\ncond_indirect = %llu\n"
+			   "exceptions = %llu\ntail_chains = %llu\noutcome_misses = %llu\n"
+			   "target_misses = %llu\n",
+			U(c->cond_direct), U(c->direct), U(c->calls), U(c->returns),
+			U(c->ind_calls), U(c->ind_jumps), U(c->cond_indirect), U(c->exceptions),
+			U(c->tail_chains), U(c->outcome_misses), U(c->target_misses));
+		if (r->lv) {
+			const struct rec_lv_core_stats *l = rec_lv_core(r->lv, i);
+			struct dc_fa_stats fs;
+			struct dc_mc2rt_stats ms;
+
+			dc_fa_stats(rec_lv_fa(r->lv), i, &fs);
+			dc_mc2rt_stats(rec_lv_mc2rt(r->lv), i, &ms);
+			fprintf(f, "loads = %llu\nstores = %llu\nuncached_loads = %llu\n"
+				   "cfiat_msgs = %llu\nmc2rt_msgs = %llu\nfa_load_hits = %llu\n"
+				   "fa_misses = %llu\nline_misses = %llu\ninvalidations = %llu\n"
+				   "mc2rt_trace_hits = %llu\nmc2rt_trace_misses = %llu\n"
+				   "mc2rt_peer_supplied = %llu\n",
+				U(l->loads), U(l->stores), U(l->uncached_loads), U(l->cfiat_msgs),
+				U(l->mc2rt_msgs), U(fs.load_hits), U(fs.fa_misses),
+				U(fs.line_misses), U(fs.invalidations), U(ms.trace_hits),
+				U(ms.trace_misses), U(ms.peer_supplied));
+		}
+	}
+	for (int e = 0; e < REC_CF_NENC; e++) {
+		const struct st_cf_encoder *enc = rec_cf_encoder(r->cf, e);
+		const struct st_cf_fields *fl = &enc->fields;
+
+		fprintf(f, "\n[cf.%s]\nbits = %llu\nmsgs = %llu\nbranch_msgs = %llu\n"
+			   "target_msgs = %llu\nexc_msgs = %llu\nend_msgs = %llu\n"
+			   "bits_cc = %llu\nbits_ti = %llu\nbits_cnt = %llu\nbits_tnt = %llu\n"
+			   "bits_ta = %llu\nbits_icnt = %llu\nbits_exc = %llu\n",
+			cf_section(e), U(st_cf_fields_total(fl)), U(fl->msgs), U(fl->branch_msgs),
+			U(fl->target_msgs), U(fl->exc_msgs), U(fl->end_msgs), U(fl->cc),
+			U(fl->ti), U(fl->cnt), U(fl->tnt), U(fl->ta), U(fl->icnt), U(fl->exc));
+	}
+	for (int e = 0; r->lv && e < REC_LV_NENC; e++) {
+		const struct st_lv_fields *fl = &rec_lv_encoder(r->lv, e)->fields;
+
+		fprintf(f, "\n[lv.%s]\nbits = %llu\nmsgs = %llu\nbits_cc = %llu\nbits_ti = %llu\n"
+			   "bits_cnt = %llu\nbits_value = %llu\n",
+			lv_section(e), U(st_lv_fields_total(fl)), U(fl->msgs), U(fl->cc),
+			U(fl->ti), U(fl->cnt), U(fl->value));
+		if (e == rec_lv_index(ST_LV_NXLV, 0) || e == rec_lv_index(ST_LV_NXLV, 1))
+			fprintf(f, "gzip1_bits = %llu\n",
+				U(8 * rec_lv_nxlv_gz_bytes(r->lv, e & 1)));
+	}
+	if (fclose(f))
+		ret = error("error writing '%s': %m", path);
+	free(path);
+	return ret;
+}
+
+static void summary(const struct rec *r, int exited, int status)
+{
+	uint64_t insns = total_insns(r), cycles = total_cycles(r);
+	double bpi, bpc;
+	uint64_t base;
+
+	if (exited)
+		fprintf(stderr, "raptor record: %s: the program exited with status %d\n",
+			r->o->dir, status);
+	else
+		fprintf(stderr, "raptor record: %s: a partial recording (the program did not "
+				"exit)\n", r->o->dir);
+	fprintf(stderr, "  %d cores, %llu instructions, %llu cycles\n", r->ncores, U(insns),
+		U(cycles));
+	fprintf(stderr, "  core  instructions       cycles    IPC   cf misses   exceptions\n");
+	for (int i = 0; i < r->ncores; i++) {
+		const struct rec_cf_core_stats *c = rec_cf_core(r->cf, i);
+		uint64_t cyc = board_cycles(r->b, i);
+
+		fprintf(stderr, "  %4d  %12llu %12llu  %5.3f  %10llu  %11llu\n", i,
+			U(c->insns), U(cyc), cyc ? (double)c->insns / cyc : 0.0,
+			U(c->outcome_misses + c->target_misses), U(c->exceptions));
+	}
+	fprintf(stderr, "  stream       bits          bpi      bpc   vs baseline%s\n",
+		"");
+	for (int t = 0; t < 2; t++) {
+		base = st_cf_fields_total(&rec_cf_encoder(r->cf, rec_cf_index(ST_CF_NXB, t))->fields);
+		for (int e = ST_CF_NXB; e <= ST_CF_TRE; e++) {
+			int k = rec_cf_index(e, t);
+			uint64_t bits = st_cf_fields_total(&rec_cf_encoder(r->cf, k)->fields);
+
+			bpi = insns ? (double)bits / insns : 0;
+			bpc = cycles ? (double)bits / cycles : 0;
+			fprintf(stderr, "  cf %-8s %10llu  %10.4f %8.4f   %6.2fx%s\n", cf_section(k),
+				U(bits), bpi, bpc, bits ? (double)base / bits : 0.0,
+				r->o->cf_on && k == rec_cf_index(r->o->cf_enc, r->o->timed)
+					? "  (recorded)"
+					: "");
+		}
+	}
+	for (int t = 0; r->lv && t < 2; t++) {
+		base = st_lv_fields_total(&rec_lv_encoder(r->lv, rec_lv_index(ST_LV_NXLV, t))->fields);
+		for (int e = ST_LV_NXLV; e <= ST_LV_MC2RT; e++) {
+			int k = rec_lv_index(e, t);
+			uint64_t bits = st_lv_fields_total(&rec_lv_encoder(r->lv, k)->fields);
+
+			bpi = insns ? (double)bits / insns : 0;
+			bpc = cycles ? (double)bits / cycles : 0;
+			fprintf(stderr, "  lv %-8s %10llu  %10.4f %8.4f   %6.2fx%s\n", lv_section(k),
+				U(bits), bpi, bpc, bits ? (double)base / bits : 0.0,
+				r->o->lv_on && k == rec_lv_index(r->o->lv_enc, r->o->timed)
+					? "  (recorded)"
+					: "");
+		}
+		{
+			uint64_t gz = 8 * rec_lv_nxlv_gz_bytes(r->lv, t);
+
+			fprintf(stderr, "  lv %-8s %10llu  %10.4f %8.4f   %6.2fx  (NX-LV, zlib -1)\n",
+				t ? "tnxlv.gz" : "nxlv.gz", U(gz), insns ? (double)gz / insns : 0,
+				cycles ? (double)gz / cycles : 0, gz ? (double)base / gz : 0.0);
+		}
+	}
+}
+
+static void progress(const struct rec *r, uint64_t insns, const struct timespec *t0)
+{
+	struct timespec t;
+	double s;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	s = (t.tv_sec - t0->tv_sec) + (t.tv_nsec - t0->tv_nsec) / 1e9;
+	fprintf(stderr, "\rrecording %s: %llu instructions, %.1f s, %.1f MIPS ", r->o->dir,
+		U(insns), s, s > 0 ? insns / s / 1e6 : 0.0);
+}
+
+static int flush_all(struct rec *r)
+{
+	int ret = 0;
+
+	if (rec_cf_flush(r->cf))
+		ret = -1;
+	if (r->lv && rec_lv_flush(r->lv))
+		ret = -1;
+	if (r->truth && st_truth_flush(r->truth))
+		ret = -1;
+	return ret;
+}
+
+static FILE *create(const char *path)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (!f)
+		error("cannot create '%s': %m", path);
+	return f;
+}
+
+int rec_run(const struct rec_options *o, int *status)
+{
+	struct rec r = { .o = o };
+	struct board_observer obs = { &r, on_access, on_step };
+	struct board_config bc = o->board;
+	struct rec_cf_config cfc;
+	struct rec_lv_config lvc;
+	struct timespec t0;
+	uint64_t cycles[BOARD_MAX_CORES], next_progress = PROGRESS_EVERY,
+		 next_flush = FLUSH_EVERY;
+	int ret = -1, run = 0, exited = 0, st = 0, io_error = 0;
+	char *p;
+
+	r.ncores = bc.ncores;
+	r.path_manifest = path_join(o->dir, "manifest.ini");
+	r.path_cf = path_join(o->dir, "cf.bin");
+	r.path_lv = path_join(o->dir, "lv.bin");
+	bc.max_insns = 0; /* the limit is ours: a limited run is a partial recording */
+	/* the program first: a bad ELF leaves no directory behind */
+	r.b = board_new(&bc);
+	if (!r.b || board_load(r.b, o->elf) || prepare_dir(o->dir, o->force))
+		goto out;
+	p = path_join(o->dir, "program.elf");
+	if (copy_file(o->elf, p)) {
+		free(p);
+		goto out;
+	}
+	free(p);
+
+	cfc = (struct rec_cf_config){ .ncores = r.ncores, .bp = o->bp, .shared = o->bp_shared,
+				      .cnt = o->cnt, .ta = o->ta, .cc = o->cc, .icnt = o->icnt };
+	r.cf = rec_cf_new(&cfc);
+	if (!r.cf)
+		goto out;
+	if (o->cf_on) {
+		if (!(r.cf_file = create(r.path_cf)))
+			goto out;
+		rec_cf_set_output(r.cf, o->cf_enc, o->timed, r.cf_file, r.path_cf);
+	}
+	lvc = (struct rec_lv_config){ .cache = o->cache, .cnt = o->fah, .cc = o->lvcc };
+	lvc.cache.ncores = r.ncores;
+	r.lv = rec_lv_new(&lvc, r.b);
+	if (!r.lv)
+		goto out;
+	if (o->lv_on) {
+		if (!(r.lv_file = create(r.path_lv)))
+			goto out;
+		rec_lv_set_output(r.lv, o->lv_enc, o->timed, r.lv_file, r.path_lv);
+	}
+	fill_manifest(&r);
+	if (o->truth) {
+		p = path_join(o->dir, "truth.gz");
+		r.truth = st_truth_create(p, r.ncores);
+		free(p);
+		if (!r.truth)
+			goto out;
+		for (int i = 0; i < r.ncores; i++)
+			st_truth_reset(r.truth, i, r.mf.regs[i]);
+	}
+	if (st_manifest_write(&r.mf, r.path_manifest))
+		goto out;
+
+	board_observe(r.b, &obs);
+	interrupted = 0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	run = 1;
+	for (;;) {
+		uint64_t n;
+		int s = board_step(r.b, &st);
+
+		if (s > 0) {
+			exited = 1;
+			break;
+		}
+		if (s < 0)
+			break;
+		if (interrupted) {
+			error("interrupted after %llu instructions", U(board_insns(r.b)));
+			break;
+		}
+		n = board_insns(r.b);
+		if (o->board.max_insns && n >= o->board.max_insns) {
+			error("instruction limit of %llu reached", U(o->board.max_insns));
+			break;
+		}
+		if (n >= next_flush) {
+			next_flush += FLUSH_EVERY;
+			if (flush_all(&r)) {
+				io_error = 1;
+				break;
+			}
+		}
+		if (o->progress && n >= next_progress) {
+			next_progress += PROGRESS_EVERY;
+			progress(&r, n, &t0);
+		}
+	}
+	if (o->progress) {
+		progress(&r, board_insns(r.b), &t0);
+		fputc('\n', stderr);
+	}
+	board_observe(r.b, NULL);
+
+	/* finish the streams whatever happened: the prefix stays replayable */
+	for (int i = 0; i < r.ncores; i++)
+		cycles[i] = board_cycles(r.b, i);
+	if (rec_cf_finish(r.cf, cycles, &r.mf.cf_bits))
+		io_error = 1;
+	if (rec_lv_finish(r.lv, &r.mf.lv_bits))
+		io_error = 1;
+	if (r.truth) {
+		if (exited)
+			st_truth_exit(r.truth, r.last_core, (uint32_t)st);
+		if (st_truth_close(r.truth))
+			io_error = 1;
+		r.truth = NULL;
+	}
+	if (!o->cf_on)
+		r.mf.cf_bits = 0;
+	if (!o->lv_on)
+		r.mf.lv_bits = 0;
+	r.mf.complete = exited && !io_error;
+	if (st_manifest_write(&r.mf, r.path_manifest))
+		io_error = 1;
+	if (write_stats(&r, exited, st))
+		io_error = 1;
+	if (!o->quiet)
+		summary(&r, exited, st);
+	if (exited && !io_error) {
+		*status = st;
+		ret = 0;
+	} else if (io_error) {
+		error("%s: the recording is incomplete (write error above)", o->dir);
+	} else {
+		error("%s: a partial recording of the first %llu instructions was written",
+		      o->dir, U(board_insns(r.b)));
+	}
+out:
+	if (!run)
+		error("%s: no recording was made", o->dir);
+	if (r.truth && st_truth_close(r.truth))
+		ret = -1;
+	if (r.cf_file && fclose(r.cf_file))
+		ret = error("error writing '%s': %m", r.path_cf);
+	if (r.lv_file && fclose(r.lv_file))
+		ret = error("error writing '%s': %m", r.path_lv);
+	rec_cf_free(r.cf);
+	rec_lv_free(r.lv);
+	board_free(r.b);
+	free(r.path_cf);
+	free(r.path_lv);
+	free(r.path_manifest);
+	return ret;
+}
