@@ -11,6 +11,7 @@
 static const struct cli_command commands[] = {
 	{ "run", cmd_run, "run a program on the virtual multicore board, without tracing" },
 	{ "record", cmd_record, "run a program with the trace modules and write a recording" },
+	{ "replay", cmd_replay, "replay a recording from its streams, optionally verified" },
 };
 
 int cli_parse_model(const char *s, int *model)

@@ -1,0 +1,105 @@
+/* raptor replay: rebuild a recorded run from its streams, optionally checked. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "cli/cli.h"
+#include "replay/replay.h"
+
+static const char replay_usage[] =
+	"usage: raptor replay REC [options]\n"
+	"\n"
+	"Replay the recording in directory REC from its ELF, manifest and streams\n"
+	"alone (never the ground truth): every core's instructions, in the recorded\n"
+	"global order, with every stream message checked where it falls due. A\n"
+	"desync (a message that does not fit, a stream that ends early or runs on,\n"
+	"a value the debugger should know but does not) stops the replay with an\n"
+	"error naming the stream file, the core, the instruction and the bit offset.\n"
+	"\n"
+	"options:\n"
+	"  --verify        also compare every step with the recording's ground truth\n"
+	"                  (truth.gz: core, PC, cycle, all registers, every memory\n"
+	"                  access and value); the first difference is an error\n"
+	"  --to POSITION   stop after POSITION instructions (all cores, global order)\n"
+	"  -q, --quiet     no summary\n"
+	"  -h, --help      this text\n"
+	"\n"
+	"Exit status: 0 when the replay reached the end (or POSITION) with no desync\n"
+	"and, with --verify, no difference; 1 otherwise; 2 for bad usage.\n";
+
+int cmd_replay(int argc, char **argv)
+{
+	enum { O_VERIFY = 256, O_TO };
+	static const struct option opts[] = {
+		{ "verify", no_argument, NULL, O_VERIFY },
+		{ "to", required_argument, NULL, O_TO },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	uint64_t to = UINT64_MAX;
+	int opt, verify = 0, quiet = 0, s, status;
+	struct timespec t0, t1;
+	struct rpl *r;
+	double secs;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "hq", opts, NULL)) != -1) {
+		switch (opt) {
+		case O_VERIFY:
+			verify = 1;
+			break;
+		case O_TO:
+			if (parse_u64(optarg, &to))
+				return error("--to: '%s' is not a number", optarg), 2;
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		case 'h':
+			fputs(replay_usage, stdout);
+			return 0;
+		default:
+			fputs(replay_usage, stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		error("replay: exactly one recording directory expected");
+		fputs(replay_usage, stderr);
+		return 2;
+	}
+	r = rpl_open(argv[optind]);
+	if (!r)
+		return 1;
+	if (verify && rpl_verify(r)) {
+		rpl_close(r);
+		return 1;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	s = rpl_run(r, to);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	if (!quiet) {
+		fprintf(stderr, "raptor replay: %s: %llu instructions replayed%s in %.2f s",
+			argv[optind], (unsigned long long)rpl_position(r),
+			s == 1 ? " (the whole recording)" : s == 0 ? "" : " before the error",
+			secs);
+		if (secs > 0)
+			fprintf(stderr, " (%.1f MIPS)", rpl_position(r) / secs / 1e6);
+		fputc('\n', stderr);
+		for (int i = 0; i < rpl_ncores(r); i++)
+			fprintf(stderr, "  core %d: %llu instructions, %llu cycles\n", i,
+				(unsigned long long)rpl_core_insns(r, i),
+				(unsigned long long)rpl_cycles(r, i));
+		if (rpl_exited(r, &status))
+			fprintf(stderr, "  the program exited with status %d\n", status);
+		if (verify)
+			fprintf(stderr, "  %llu instructions verified against the ground truth, "
+				"%s\n", (unsigned long long)rpl_verified(r),
+				s < 0 ? "stopped at the error above" : "0 differences");
+	}
+	rpl_close(r);
+	return s < 0 ? 1 : 0;
+}

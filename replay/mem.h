@@ -1,0 +1,37 @@
+/*
+ * mem: the replay's picture of guest memory (ROM and SRAM): the bytes, and
+ * for each byte whether the debugger knows it. The ELF's load image is
+ * known from the start; a store makes its bytes known; a traced load value
+ * makes its bytes known. Everything else (memory the program reads before
+ * writing it, which the board starts as zero) is unknown until traced, so a
+ * load the FA rules call known but that is not is caught as a desync.
+ *
+ * Pages of 4 KiB are allocated on first write.
+ */
+#ifndef RAPTOR_RPL_MEM_H
+#define RAPTOR_RPL_MEM_H
+
+#include <stdint.h>
+
+#include "util/util.h"
+
+struct rpl_mem;
+
+struct rpl_mem *rpl_mem_new(void);
+void rpl_mem_free(struct rpl_mem *m);
+
+/* Is [addr, addr+n) in ROM or SRAM (the replay's memory)? */
+int rpl_mem_valid(uint32_t addr, uint32_t n);
+
+/* Write n bytes at addr (must be valid) and mark them known. */
+void rpl_mem_write(struct rpl_mem *m, uint32_t addr, const uint8_t *buf, uint32_t n);
+
+/*
+ * Read n bytes at addr (must be valid) into buf: unknown bytes read as 0.
+ * Returns the number of bytes that were unknown (0: all known); *first, if
+ * not NULL, gets the address of the first unknown one.
+ */
+uint32_t rpl_mem_read(const struct rpl_mem *m, uint32_t addr, uint8_t *buf, uint32_t n,
+		      uint32_t *first);
+
+#endif

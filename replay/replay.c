@@ -1,0 +1,973 @@
+#include "replay/replay.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "board/board.h"
+#include "board/sched.h"
+#include "caches/fa.h"
+#include "caches/mc2rt.h"
+#include "isa/elf.h"
+#include "predictors/bp.h"
+#include "replay/mem.h"
+#include "streams/cfmsg.h"
+#include "streams/lvmsg.h"
+#include "streams/truth.h"
+
+#define MAX_CORES ST_CF_MAX_CORES
+#define MAX_STEP_ACC 64 /* data accesses of one step: LDM of 16 + stacking + vector */
+
+struct acc {
+	uint8_t kind, size, store;
+	uint32_t addr, value;
+};
+
+struct rpl {
+	struct st_manifest mf;
+	char *dir, *cf_path, *lv_path, *elf_path;
+	struct isa_elf elf;
+	int elf_loaded;
+	struct rpl_mem *mem;
+	struct isa_decoder *dec;
+	struct isa_bus bus;
+	struct isa_cpu *cpu[MAX_CORES];
+	struct board_sched sched;
+	int ncores;
+	struct bp *bp[MAX_CORES];
+	struct dc_fa *fa;
+	struct dc_mc2rt *mc;
+
+	/* streams, each with the next message's head already decoded */
+	uint8_t *cf_buf, *lv_buf;
+	struct st_cf_decoder cfd;
+	struct st_lv_decoder lvd;
+	struct st_cf_msg cf_head;
+	uint64_t cf_head_at; /* bit offset of the head */
+	int cf_have;
+	struct st_lv_msg lv_head;
+	uint64_t lv_head_at;
+	int lv_have;
+
+	/* per-core counters since the core's previous message */
+	uint64_t bcnt[MAX_CORES], icnt[MAX_CORES], sl[MAX_CORES], hits[MAX_CORES];
+	uint64_t insns[MAX_CORES], position;
+
+	/* the end of the trace: each core's last instruction, from the end messages */
+	int have_end;
+	uint64_t budget[MAX_CORES];
+
+	/* the step under way */
+	int cur;
+	int failed;
+	struct acc acc[MAX_STEP_ACC];
+	int nacc;
+	uint64_t lv_due[MAX_STEP_ACC]; /* time stamps of the lv messages of this step */
+	uint64_t lv_due_at[MAX_STEP_ACC];
+	int nlv_due;
+
+	int exited, exit_status;
+	int in_reset; /* reset reads the vector table untraced, as the board did */
+
+	struct st_truth_reader *truth;
+	uint64_t verified;
+};
+
+#define U(x) ((unsigned long long)(x))
+
+/* "<file>: core C, instruction N, bit B: ..." and the replay stops. */
+static int desync(struct rpl *r, const char *file, int core, uint64_t bit, const char *fmt, ...)
+	PRINTF_LIKE(5, 6);
+
+static int desync(struct rpl *r, const char *file, int core, uint64_t bit, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	r->failed = 1;
+	return error("%s: core %d, instruction %llu (position %llu), bit %llu: %s", file, core,
+		     U(r->insns[core]), U(r->position), U(bit), msg);
+}
+
+/* A message that does not decode (the codec said why): add where the replay was. */
+static int undecodable(struct rpl *r, const char *file, int core, uint64_t bit)
+{
+	return desync(r, file, core, bit, "the message cannot be decoded (see above)");
+}
+
+/* ---- stream heads --------------------------------------------------------- */
+
+static int lv_next(struct rpl *r)
+{
+	int s;
+
+	r->lv_have = 0;
+	if (!r->mf.lv_on)
+		return 0;
+	r->lv_head_at = st_lv_decoder_pos(&r->lvd);
+	s = st_lv_get_head(&r->lvd, &r->lv_head);
+	if (s < 0)
+		return undecodable(r, r->lv_path, r->cur, r->lv_head_at);
+	r->lv_have = s == 0;
+	return 0;
+}
+
+/* Count kept by the recording's cf encoding (NX_b counts SL, TR_* iCnt). */
+static uint64_t *cf_icount(struct rpl *r)
+{
+	return r->mf.cf.enc == ST_CF_NXB ? r->sl : r->icnt;
+}
+
+/* After an end message: the others follow, one per core in order, then nothing. */
+static int read_ends(struct rpl *r)
+{
+	uint64_t *cnt = cf_icount(r);
+
+	for (int c = 0; c < r->ncores; c++) {
+		if (c) {
+			r->cf_head_at = st_cf_decoder_pos(&r->cfd);
+			if (st_cf_get_head(&r->cfd, &r->cf_head))
+				return desync(r, r->cf_path, c, r->cf_head_at,
+					      "the end message of core %d is missing", c);
+		}
+		if (r->cf_head.core != c || r->cf_head.count || r->cf_head.exc != ST_CF_END)
+			return desync(r, r->cf_path, c, r->cf_head_at,
+				      "expected the end message of core %d, the stream has a "
+				      "message of core %d", c, r->cf_head.core);
+		r->budget[c] = r->insns[c] - cnt[c] + r->cf_head.icnt;
+		if (r->budget[c] < r->insns[c])
+			return desync(r, r->cf_path, c, r->cf_head_at,
+				      "the end message says %llu instructions after the last "
+				      "message, the core has already run %llu",
+				      U(r->cf_head.icnt), U(cnt[c]));
+	}
+	if (st_cf_get_head(&r->cfd, &r->cf_head) != 1)
+		return desync(r, r->cf_path, r->ncores - 1, st_cf_decoder_pos(&r->cfd),
+			      "bits are left after the end messages");
+	r->have_end = 1;
+	r->cf_have = 0;
+	return 0;
+}
+
+static int cf_next(struct rpl *r)
+{
+	int s;
+
+	r->cf_have = 0;
+	if (!r->mf.cf_on)
+		return 0;
+	r->cf_head_at = st_cf_decoder_pos(&r->cfd);
+	s = st_cf_get_head(&r->cfd, &r->cf_head);
+	if (s < 0)
+		return undecodable(r, r->cf_path, r->cur, r->cf_head_at);
+	if (s == 1)
+		return desync(r, r->cf_path, 0, r->cf_head_at,
+			      "the stream ends without end messages (truncated?)");
+	if (!r->cf_head.count && r->cf_head.exc == ST_CF_END)
+		return read_ends(r);
+	r->cf_have = 1;
+	return 0;
+}
+
+/* ---- memory and the bus ------------------------------------------------------ */
+
+static void le_bytes(uint8_t *b, uint32_t v, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		b[i] = v >> (8 * i);
+}
+
+static uint32_t le_value(const uint8_t *b, unsigned n)
+{
+	uint32_t v = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		v |= (uint32_t)b[i] << (8 * i);
+	return v;
+}
+
+/*
+ * Take the next lv message for core, with count hits before it, and n value
+ * bytes into val. 0 / -1 (desync reported).
+ */
+static int lv_take(struct rpl *r, int core, uint8_t *val, unsigned n, const char *what)
+{
+	uint64_t at = r->lv_head_at;
+
+	if (!r->mf.lv_on)
+		return desync(r, r->dir, core, 0, "a %s needs a value but the recording has no "
+			      "load-value stream", what);
+	if (!r->lv_have)
+		return desync(r, r->lv_path, core, at, "the stream ends, but a %s needs a value",
+			      what);
+	if (r->lv_head.core != core)
+		return desync(r, r->lv_path, core, at, "a %s needs a value, the next message is "
+			      "core %d's", what, r->lv_head.core);
+	if (r->mf.lv.enc != ST_LV_NXLV && r->lv_head.count != r->hits[core])
+		return desync(r, r->lv_path, core, at, "the message counts %llu hits before this "
+			      "%s, the replay's cache copy %llu", U(r->lv_head.count), what,
+			      U(r->hits[core]));
+	if (st_lv_get_value(&r->lvd, val, n))
+		return undecodable(r, r->lv_path, core, at);
+	if (r->nlv_due < MAX_STEP_ACC) {
+		r->lv_due[r->nlv_due] = r->lv_head.cycle;
+		r->lv_due_at[r->nlv_due++] = at;
+	}
+	r->hits[core] = 0;
+	return lv_next(r);
+}
+
+/* Merge traced bytes into memory: known bytes must agree. */
+static int merge(struct rpl *r, int core, uint32_t addr, const uint8_t *val, unsigned n)
+{
+	uint8_t have[ST_LV_MAX_VALUE];
+	uint32_t first;
+
+	if (rpl_mem_read(r->mem, addr, have, n, &first) == 0) {
+		if (memcmp(have, val, n))
+			goto differ;
+		return 0;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		uint8_t b;
+
+		if (!rpl_mem_read(r->mem, addr + i, &b, 1, NULL) && b != val[i])
+			goto differ;
+	}
+	rpl_mem_write(r->mem, addr, val, n);
+	return 0;
+differ:
+	return desync(r, r->lv_path, core, r->lv_head_at,
+		      "the traced bytes at 0x%08x differ from what the replay knows there", addr);
+}
+
+/* A cacheable load: the software copy of the cache says known or traced. */
+static int load_mem(struct rpl *r, int core, uint32_t addr, unsigned size, uint32_t *val)
+{
+	uint8_t v[ST_LV_MAX_VALUE], b[4];
+	uint32_t ga, line = r->mf.cache.line, first;
+	unsigned glen;
+
+	switch (r->mf.lv_on ? (int)r->mf.lv.enc : -1) {
+	case ST_LV_CFIAT: /* CFAT Fig. 4, replay side */
+		if (dc_fa_load(r->fa, core, addr, size, &ga, &glen) == DC_FA_HIT) {
+			r->hits[core]++;
+			break;
+		}
+		if (lv_take(r, core, v, glen, "load") || merge(r, core, ga, v, glen))
+			return -1;
+		break;
+	case ST_LV_MC2RT: /* mc2RT Fig. 7 */
+		for (uint64_t l = addr & ~(line - 1); l <= ((uint64_t)addr + size - 1); l += line) {
+			if (dc_mc2rt_read(r->mc, core, (uint32_t)l, &ga) == DC_MC2RT_HIT) {
+				r->hits[core]++;
+				continue;
+			}
+			if (lv_take(r, core, v, line, "load") || merge(r, core, ga, v, line))
+				return -1;
+		}
+		break;
+	case ST_LV_NXLV:
+		if (lv_take(r, core, v, size, "load") || merge(r, core, addr, v, size))
+			return -1;
+		break;
+	default:
+		break;
+	}
+	if (rpl_mem_read(r->mem, addr, b, size, &first))
+		return desync(r, r->lv_path ? r->lv_path : r->dir, core, r->lv_head_at,
+			      "a %u-byte load at 0x%08x reads 0x%08x, which the debugger does "
+			      "not know although the cache copy says it should", size, addr, first);
+	*val = le_value(b, size);
+	return 0;
+}
+
+static void note_access(struct rpl *r, uint32_t addr, unsigned size, uint32_t val, int store,
+			enum isa_access kind)
+{
+	if (size < 4)
+		val &= (1u << (8 * size)) - 1; /* as the truth keeps it */
+	if (r->nacc < MAX_STEP_ACC)
+		r->acc[r->nacc++] = (struct acc){ kind, size, store, addr, val };
+}
+
+static int bus_read(void *ctx, struct isa_cpu *cpu, uint32_t addr, unsigned size, uint32_t *val,
+		    enum isa_access kind)
+{
+	struct rpl *r = ctx;
+	int core = isa_cpu_core(cpu);
+	enum board_region reg = board_map(addr, size, 0);
+	uint8_t v[4];
+	uint32_t want;
+
+	*val = 0;
+	if (r->failed)
+		return ISA_BUS_OK;
+	switch (reg) {
+	case BOARD_R_FAULT:
+		return ISA_BUS_FAULT;
+	case BOARD_R_MEM:
+		if (r->in_reset) {
+			if (rpl_mem_read(r->mem, addr, v, size, NULL))
+				return ISA_BUS_FAULT;
+			*val = le_value(v, size);
+			return ISA_BUS_OK;
+		}
+		board_sched_access(&r->sched, core, addr, size, kind, 1);
+		if (load_mem(r, core, addr, size, val))
+			return ISA_BUS_OK;
+		break;
+	default:
+		/* uncached: traced on every load, in every encoding */
+		if (reg == BOARD_R_PPB && isa_cpu_scs_read(cpu, addr, size, &want))
+			return ISA_BUS_FAULT;
+		if (lv_take(r, core, v, size, "peripheral load"))
+			return ISA_BUS_OK;
+		*val = le_value(v, size);
+		if (reg == BOARD_R_PPB && *val != want)
+			desync(r, r->lv_path, core, r->lv_head_at, "the System Control Space "
+			       "register at 0x%08x reads 0x%08x in the replay, the stream says "
+			       "0x%08x", addr, want, *val);
+		if (reg == BOARD_R_CPUID && *val != (uint32_t)core)
+			desync(r, r->lv_path, core, r->lv_head_at, "the core-index register "
+			       "reads %u in the stream", *val);
+		break;
+	}
+	note_access(r, addr, size, *val, 0, kind);
+	return ISA_BUS_OK;
+}
+
+static int bus_write(void *ctx, struct isa_cpu *cpu, uint32_t addr, unsigned size, uint32_t val,
+		     enum isa_access kind)
+{
+	struct rpl *r = ctx;
+	int core = isa_cpu_core(cpu);
+	uint32_t line = r->mf.cache.line;
+	uint8_t b[4];
+
+	switch (board_map(addr, size, 1)) {
+	case BOARD_R_MEM:
+		le_bytes(b, val, size);
+		rpl_mem_write(r->mem, addr, b, size);
+		for (int i = 0; i < r->ncores; i++)
+			if (i != core)
+				isa_cpu_snoop_store(r->cpu[i], addr, size);
+		board_sched_access(&r->sched, core, addr, size, kind, 1);
+		if (r->fa)
+			dc_fa_store(r->fa, core, addr, size);
+		if (r->mc) {
+			dc_mc2rt_write(r->mc, core, addr & ~(line - 1));
+			if (((addr + size - 1) & ~(line - 1)) != (addr & ~(line - 1)))
+				dc_mc2rt_write(r->mc, core, (addr + size - 1) & ~(line - 1));
+		}
+		break;
+	case BOARD_R_PPB:
+	case BOARD_R_UART:
+		break;
+	default:
+		return ISA_BUS_FAULT;
+	}
+	note_access(r, addr, size, val, 1, kind);
+	return ISA_BUS_OK;
+}
+
+static int bus_fetch(void *ctx, uint32_t addr, uint16_t *hw)
+{
+	struct rpl *r = ctx;
+	uint8_t b[2];
+
+	if (!rpl_mem_valid(addr, 2) || rpl_mem_read(r->mem, addr, b, 2, NULL))
+		return ISA_BUS_FAULT;
+	*hw = b[0] | b[1] << 8;
+	return ISA_BUS_OK;
+}
+
+/* Semihosting as the board answers it (board/board.c), without the output. */
+static int bus_bkpt(void *ctx, struct isa_cpu *cpu, unsigned imm)
+{
+	struct rpl *r = ctx;
+	uint32_t op = isa_cpu_get(cpu, 0), arg = isa_cpu_get(cpu, 1);
+	uint8_t blk[8];
+
+	if (imm != 0xab)
+		return ISA_BKPT_DEBUG;
+	switch (op) {
+	case 0x03: /* SYS_WRITEC */
+	case 0x04: /* SYS_WRITE0 */
+		isa_cpu_set(cpu, 0, 0xdeadbeefu);
+		return ISA_BKPT_HANDLED;
+	case 0x05: /* SYS_WRITE: all written */
+		isa_cpu_set(cpu, 0, 0);
+		return ISA_BKPT_HANDLED;
+	case 0x18: /* SYS_EXIT */
+		r->exit_status = arg == 0x20026u ? 0 : 1;
+		return ISA_BKPT_STOP;
+	case 0x20: /* SYS_EXIT_EXTENDED */
+		r->exit_status = 1;
+		if (rpl_mem_valid(arg, 8) && !rpl_mem_read(r->mem, arg, blk, 8, NULL) &&
+		    le_value(blk, 4) == 0x20026u)
+			r->exit_status = (int)le_value(blk + 4, 4);
+		return ISA_BKPT_STOP;
+	}
+	return error("replay: core %d, pc 0x%08x: semihosting operation 0x%x, which the "
+		     "board does not have", isa_cpu_core(cpu), isa_cpu_get(cpu, ISA_R_PC), op);
+}
+
+/* ---- opening -------------------------------------------------------------- */
+
+static char *join(const char *dir, const char *name)
+{
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *p = xmalloc(n);
+
+	snprintf(p, n, "%s/%s", dir, name);
+	return p;
+}
+
+/* Read a whole stream file of `bits` bits. */
+static uint8_t *read_stream(const char *path, uint64_t bits)
+{
+	uint64_t want = (bits + 7) / 8;
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf;
+	long size;
+
+	if (!f) {
+		error("%s: cannot open: %m", path);
+		return NULL;
+	}
+	if (fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
+		error("%s: cannot read: %m", path);
+		fclose(f);
+		return NULL;
+	}
+	if ((uint64_t)size != want) {
+		error("%s: %ld bytes, but the manifest says the stream has %llu bits (%llu "
+		      "bytes)%s", path, size, U(bits), U(want),
+		      (uint64_t)size < want ? ": the file is truncated" : "");
+		fclose(f);
+		return NULL;
+	}
+	buf = xmalloc(want ? want : 1);
+	if (fread(buf, 1, want, f) != want) {
+		error("%s: read error: %m", path);
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+static int load_bytes(void *ctx, uint32_t addr, const uint8_t *data, size_t len)
+{
+	if (!rpl_mem_valid(addr, (uint32_t)len))
+		return -1;
+	rpl_mem_write(ctx, addr, data, (uint32_t)len);
+	return 0;
+}
+
+static const char *const reg_names[ISA_NREGS] = {
+	"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12",
+	"sp", "lr", "pc", "xpsr", "msp", "psp", "primask", "basepri", "faultmask", "control",
+};
+
+struct rpl *rpl_open(const char *dir)
+{
+	struct rpl *r = xcalloc(1, sizeof(*r));
+	struct board_sched_config sc;
+	char *mpath = join(dir, "manifest.ini");
+	struct dc_mc2rt_config mcc;
+	int s;
+
+	r->dir = xstrdup(dir);
+	if (st_manifest_read(mpath, &r->mf))
+		goto fail;
+	r->ncores = r->mf.ncores;
+	r->elf_path = join(dir, r->mf.elf);
+	if (isa_elf_load(r->elf_path, NULL, NULL, &r->elf))
+		goto fail;
+	r->elf_loaded = 1;
+	if (strcmp(r->elf.sha256_hex, r->mf.sha256)) {
+		error("%s: SHA-256 %s, but %s says the recorded program's is %s: not the "
+		      "program that was recorded", r->elf_path, r->elf.sha256_hex, mpath,
+		      r->mf.sha256);
+		goto fail;
+	}
+	r->mem = rpl_mem_new();
+	isa_elf_release(&r->elf);
+	r->elf_loaded = 0;
+	if (isa_elf_load(r->elf_path, load_bytes, r->mem, &r->elf))
+		goto fail;
+	r->elf_loaded = 1;
+
+	r->dec = isa_decoder_new(r->mf.model);
+	r->bus = (struct isa_bus){ r, bus_read, bus_write, bus_fetch, bus_bkpt };
+	for (int i = 0; i < r->ncores; i++) {
+		r->cpu[i] = isa_cpu_new(i, r->mf.model, r->dec, &r->bus);
+		r->in_reset = 1;
+		s = isa_cpu_reset(r->cpu[i], 0);
+		r->in_reset = 0;
+		if (s) {
+			error("%s: cannot reset core %d", r->elf_path, i);
+			goto fail;
+		}
+		for (int k = 0; k < ISA_NREGS; k++)
+			if (isa_cpu_get(r->cpu[i], k) != r->mf.regs[i][k]) {
+				error("%s: [core%d] %s = 0x%08x, but the program resets it to "
+				      "0x%08x", mpath, i, reg_names[k], r->mf.regs[i][k],
+				      isa_cpu_get(r->cpu[i], k));
+				goto fail;
+			}
+	}
+	sc = (struct board_sched_config){ r->ncores, r->mf.seed, r->mf.jitter,
+					  r->mf.branch_penalty, r->mf.miss_penalty,
+					  r->mf.exc_penalty };
+	board_sched_init(&r->sched, &sc, r->cpu);
+
+	if (r->mf.cf_on) {
+		for (int i = 0; i < r->ncores; i++)
+			r->bp[i] = r->mf.bp_shared && i ? r->bp[0] : bp_new(&r->mf.bp);
+		r->cf_path = join(dir, r->mf.cf_file);
+		if (!(r->cf_buf = read_stream(r->cf_path, r->mf.cf_bits)))
+			goto fail;
+		st_cf_decoder_init(&r->cfd, &r->mf.cf, r->cf_buf, r->mf.cf_bits, r->cf_path);
+	}
+	if (r->mf.lv_on) {
+		r->lv_path = join(dir, r->mf.lv_file);
+		if (!(r->lv_buf = read_stream(r->lv_path, r->mf.lv_bits)))
+			goto fail;
+		st_lv_decoder_init(&r->lvd, &r->mf.lv, r->lv_buf, r->mf.lv_bits, r->lv_path);
+		if (r->mf.lv.enc == ST_LV_CFIAT) {
+			r->fa = dc_fa_new(&r->mf.cache);
+		} else if (r->mf.lv.enc == ST_LV_MC2RT) {
+			mcc = (struct dc_mc2rt_config){ r->mf.cache.size, r->mf.cache.assoc,
+							r->mf.cache.line, r->ncores,
+							r->mf.cache.shared };
+			r->mc = dc_mc2rt_new(&mcc);
+		}
+	}
+	if (!r->mf.cf_on || !r->mf.lv_on) {
+		error("%s: replay needs both streams for now (cf %s, lv %s); a cf-only replay "
+		      "is not built yet", dir, r->mf.cf_on ? "on" : "none",
+		      r->mf.lv_on ? "on" : "none");
+		goto fail;
+	}
+	if (cf_next(r) || lv_next(r))
+		goto fail;
+	free(mpath);
+	return r;
+fail:
+	free(mpath);
+	rpl_close(r);
+	return NULL;
+}
+
+void rpl_close(struct rpl *r)
+{
+	if (!r)
+		return;
+	if (r->truth)
+		st_truth_close_reader(r->truth);
+	for (int i = 0; i < r->ncores; i++) {
+		if (r->bp[i] && !(r->mf.bp_shared && i))
+			bp_free(r->bp[i]);
+		isa_cpu_free(r->cpu[i]);
+	}
+	board_sched_release(&r->sched);
+	dc_fa_free(r->fa);
+	dc_mc2rt_free(r->mc);
+	if (r->dec)
+		isa_decoder_free(r->dec);
+	rpl_mem_free(r->mem);
+	if (r->elf_loaded)
+		isa_elf_release(&r->elf);
+	free(r->cf_buf);
+	free(r->lv_buf);
+	free(r->dir);
+	free(r->cf_path);
+	free(r->lv_path);
+	free(r->elf_path);
+	free(r);
+}
+
+const struct st_manifest *rpl_manifest(const struct rpl *r)
+{
+	return &r->mf;
+}
+
+/* ---- control flow: the mcfTRaptor checks of one step ------------------------------ */
+
+static int cf_expect_head(struct rpl *r, int core, const char *what)
+{
+	if (!r->cf_have)
+		return desync(r, r->cf_path, core, r->cf_head_at, "%s, but the stream has no "
+			      "message left", what);
+	if (r->cf_head.core != core)
+		return desync(r, r->cf_path, core, r->cf_head_at, "%s, but the next message is "
+			      "core %d's", what, r->cf_head.core);
+	return 0;
+}
+
+static int cf_check_time(struct rpl *r, int core, uint64_t cycle)
+{
+	if (r->mf.cf.timed && r->cf_head.cycle != cycle)
+		return desync(r, r->cf_path, core, r->cf_head_at, "the message is stamped cycle "
+			      "%llu, the replay is at cycle %llu", U(r->cf_head.cycle), U(cycle));
+	return 0;
+}
+
+static int cf_exception(struct rpl *r, int core, unsigned exc, int tail, uint64_t cycle)
+{
+	char what[96];
+	uint64_t *cnt = cf_icount(r);
+
+	snprintf(what, sizeof(what), "core %d takes exception %u%s", core, exc,
+		 tail ? " (tail-chained)" : "");
+	if (cf_expect_head(r, core, what))
+		return -1;
+	if (r->cf_head.count)
+		return desync(r, r->cf_path, core, r->cf_head_at, "%s, the stream has a branch "
+			      "message (count %llu)", what, U(r->cf_head.count));
+	if (r->cf_head.exc != exc || r->cf_head.tail != tail || r->cf_head.icnt != cnt[core])
+		return desync(r, r->cf_path, core, r->cf_head_at, "%s after %llu instructions, "
+			      "the stream says exception %u%s after %llu", what, U(cnt[core]),
+			      r->cf_head.exc, r->cf_head.tail ? " (tail-chained)" : "",
+			      U(r->cf_head.icnt));
+	if (cf_check_time(r, core, cycle))
+		return -1;
+	r->bcnt[core] = r->icnt[core] = r->sl[core] = 0;
+	return cf_next(r);
+}
+
+/* A message for a branch at count `count` of core: check it and its target part. */
+static int cf_branch_msg(struct rpl *r, int core, uint64_t count, int indirect, int cond,
+			 int taken, uint32_t ta, uint64_t cycle)
+{
+	if (cf_expect_head(r, core, "the replay's predictor mispredicts"))
+		return -1;
+	if (r->cf_head.count != count)
+		return desync(r, r->cf_path, core, r->cf_head_at, "the replay mispredicts at "
+			      "count %llu, the stream's message is for count %llu", U(count),
+			      U(r->cf_head.count));
+	if (cf_check_time(r, core, cycle))
+		return -1;
+	if (indirect) {
+		if (st_cf_get_target(&r->cfd, &r->cf_head, cond))
+			return undecodable(r, r->cf_path, core, r->cf_head_at);
+		if (r->cf_head.taken != taken || (taken && r->cf_head.ta != ta))
+			return desync(r, r->cf_path, core, r->cf_head_at, "the branch went %s "
+				      "0x%08x, the stream says %s 0x%08x", taken ? "to" : "not taken,",
+				      ta, r->cf_head.taken ? "to" : "not taken,", r->cf_head.ta);
+	}
+	/* the counters restart before the next head (an end message counts on them) */
+	if (r->mf.cf.enc == ST_CF_NXB)
+		r->sl[core] = 0;
+	else
+		r->bcnt[core] = r->icnt[core] = 0;
+	return cf_next(r);
+}
+
+/* A counted branch predicted right: the stream must not have a message here. */
+static int cf_no_msg(struct rpl *r, int core, uint64_t count)
+{
+	if (r->cf_have && r->cf_head.core == core && r->cf_head.count == count)
+		return desync(r, r->cf_path, core, r->cf_head_at, "the stream has a message at "
+			      "count %llu, where the replay's predictor predicts right", U(count));
+	return 0;
+}
+
+static int cf_step(struct rpl *r, int core, const struct isa_step *st, uint64_t cycle)
+{
+	struct bp_branch br = { st->pc, st->pc + st->size, st->cf,
+				st->in_it || st->cf == ISA_CF_COND_DIRECT };
+	struct bp_prediction pred;
+	enum bp_miss miss;
+	int taken, nx = r->mf.cf.enc == ST_CF_NXB;
+
+	if (st->ev == ISA_EV_EXCEPTION) {
+		if (cf_exception(r, core, st->exc, 0, cycle))
+			return -1;
+		bp_exception(r->bp[core], st->pc);
+		return 0;
+	}
+	if (st->faulted)
+		return 0;
+	r->icnt[core]++;
+	r->sl[core]++;
+	if (st->exc_return && st->exc)
+		return cf_exception(r, core, st->exc, 1, cycle);
+	if (st->cf == ISA_CF_NONE)
+		return 0;
+	if (st->cf == ISA_CF_COND_DIRECT)
+		taken = st->taken;
+	else
+		taken = br.conditional ? st->executed : 1;
+	miss = bp_step(r->bp[core], &br, taken, st->next_pc, &pred);
+	if (nx) {
+		if (!taken || !(pred.indirect || st->cf == ISA_CF_COND_DIRECT))
+			return 0;
+		return cf_branch_msg(r, core, r->sl[core], pred.indirect, 0, 1, st->next_pc, cycle);
+	}
+	if (pred.counts)
+		r->bcnt[core]++;
+	if (miss == BP_MISS_NONE)
+		return pred.counts ? cf_no_msg(r, core, r->bcnt[core]) : 0;
+	return cf_branch_msg(r, core, r->bcnt[core], pred.indirect, pred.conditional, taken,
+			     st->next_pc, cycle);
+}
+
+/* ---- verification against the ground truth ------------------------------------------ */
+
+int rpl_verify(struct rpl *r)
+{
+	struct st_truth_rec rec;
+	char *path;
+
+	if (!r->mf.has_truth)
+		return error("%s: the recording has no ground truth (record it with --truth)",
+			     r->dir);
+	path = join(r->dir, r->mf.truth_file);
+	r->truth = st_truth_open(path);
+	free(path);
+	if (!r->truth)
+		return -1;
+	if (st_truth_ncores(r->truth) != r->ncores)
+		return error("%s: the ground truth is for %d cores, the recording has %d", r->dir,
+			     st_truth_ncores(r->truth), r->ncores);
+	for (int i = 0; i < r->ncores; i++) {
+		if (st_truth_next(r->truth, &rec) != 1 || rec.type != ST_TRUTH_RESET ||
+		    rec.core != i)
+			return error("%s: the ground truth does not start with core %d's reset",
+				     r->dir, i);
+		for (int k = 0; k < ISA_NREGS; k++)
+			if (rec.regs[k] != isa_cpu_get(r->cpu[i], k))
+				return error("verify: core %d at reset: %s is 0x%08x, the truth "
+					     "says 0x%08x", i, reg_names[k],
+					     isa_cpu_get(r->cpu[i], k), rec.regs[k]);
+	}
+	return 0;
+}
+
+static int differ(struct rpl *r, int core, const char *fmt, ...) PRINTF_LIKE(3, 4);
+
+static int differ(struct rpl *r, int core, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	r->failed = 1;
+	return error("verify: core %d, instruction %llu (position %llu, %llu verified): %s", core,
+		     U(r->insns[core]), U(r->position), U(r->verified), msg);
+}
+
+static int verify_step(struct rpl *r, int core, const struct isa_step *st, uint64_t cycle)
+{
+	struct st_truth_rec t;
+	unsigned flags;
+	int n = 0, s;
+
+	for (;;) {
+		s = st_truth_next(r->truth, &t);
+		if (s < 0)
+			return r->failed = 1, -1;
+		if (s == 0)
+			return differ(r, core, "the ground truth ends before this step");
+		if (t.type != ST_TRUTH_ACCESS)
+			break;
+		if (n >= r->nacc)
+			return differ(r, core, "the truth has a %s of 0x%08x at 0x%08x that the "
+				      "replay did not make", t.store ? "store" : "load", t.value,
+				      t.addr);
+		if (t.core != core || t.kind != r->acc[n].kind || t.size != r->acc[n].size ||
+		    t.store != r->acc[n].store || t.addr != r->acc[n].addr ||
+		    t.value != r->acc[n].value)
+			return differ(r, core, "access %d: the replay %s %u bytes 0x%08x at 0x%08x "
+				      "(kind %u), the truth: core %d %s %u bytes 0x%08x at 0x%08x "
+				      "(kind %u)", n, r->acc[n].store ? "stores" : "loads",
+				      r->acc[n].size, r->acc[n].value, r->acc[n].addr,
+				      r->acc[n].kind, t.core, t.store ? "stores" : "loads", t.size,
+				      t.value, t.addr, t.kind);
+		n++;
+	}
+	if (n != r->nacc)
+		return differ(r, core, "the replay made %d accesses, the truth %d", r->nacc, n);
+	if (t.core != core)
+		return differ(r, core, "the truth's next step is core %d's: the interleaving "
+			      "differs", t.core);
+	if (st->ev == ISA_EV_EXCEPTION) {
+		if (t.type != ST_TRUTH_EXC || t.exc != st->exc)
+			return differ(r, core, "the replay takes exception %u, the truth does not",
+				      st->exc);
+	} else {
+		flags = (st->faulted ? ST_TRUTH_FAULTED : 0) |
+			(st->exc_return ? ST_TRUTH_EXC_RETURN : 0) |
+			(st->exc_return && st->exc ? ST_TRUTH_TAIL : 0);
+		if (t.type != ST_TRUTH_INSN || t.pc != st->pc || t.flags != flags)
+			return differ(r, core, "the replay executes pc 0x%08x (flags %u), the truth "
+				      "%s 0x%08x (flags %u)", st->pc, flags,
+				      t.type == ST_TRUTH_INSN ? "pc" : "an exception, pc", t.pc,
+				      t.flags);
+	}
+	if (t.cycle != cycle)
+		return differ(r, core, "cycle %llu, the truth %llu", U(cycle), U(t.cycle));
+	for (int k = 0; k < ISA_NREGS; k++)
+		if (t.regs[k] != isa_cpu_get(r->cpu[core], k))
+			return differ(r, core, "after pc 0x%08x %s = 0x%08x, the truth 0x%08x",
+				      st->pc, reg_names[k], isa_cpu_get(r->cpu[core], k),
+				      t.regs[k]);
+	if (st->ev != ISA_EV_EXCEPTION)
+		r->verified++;
+	return 0;
+}
+
+static int verify_exit(struct rpl *r)
+{
+	struct st_truth_rec t;
+
+	if (st_truth_next(r->truth, &t) != 1 || t.type != ST_TRUTH_EXIT ||
+	    t.status != (uint32_t)r->exit_status)
+		return differ(r, r->cur, "the truth does not end with the exit (status %d)",
+			      r->exit_status);
+	return 0;
+}
+
+/* ---- the run ------------------------------------------------------------------------- */
+
+static int at_end(struct rpl *r)
+{
+	for (int i = 0; i < r->ncores; i++)
+		if (r->insns[i] < r->budget[i])
+			return 0;
+	return 1;
+}
+
+/* Everything consumed at the end: no message may be left in either stream. */
+static int check_drained(struct rpl *r)
+{
+	if (!r->have_end && cf_next(r))
+		return -1;
+	if (!r->have_end)
+		return desync(r, r->cf_path, r->cur, r->cf_head_at, "the program ended, but the "
+			      "stream goes on");
+	for (int i = 0; i < r->ncores; i++)
+		if (r->insns[i] != r->budget[i])
+			return desync(r, r->cf_path, i, r->cf_head_at, "the end message counts "
+				      "%llu instructions, the replay ran %llu", U(r->budget[i]),
+				      U(r->insns[i]));
+	if (r->lv_have)
+		return desync(r, r->lv_path, r->lv_head.core, r->lv_head_at, "messages are left "
+			      "in the stream at the end of the recording");
+	return 0;
+}
+
+/* One scheduler step: 0 go on, 1 the end of the recording, -1 error. */
+static int step(struct rpl *r)
+{
+	struct isa_step st;
+	int i = board_sched_pick(&r->sched);
+	uint64_t cycle;
+
+	if (r->have_end && at_end(r))
+		return check_drained(r) ? -1 : 1;
+	if (isa_cpu_sleeping(r->cpu[i]))
+		return board_sched_sleep(&r->sched, i, r->position);
+	if (r->have_end && r->insns[i] >= r->budget[i])
+		return desync(r, r->cf_path, i, r->cf_head_at, "core %d runs past the end of its "
+			      "trace (its end message counts %llu instructions)", i,
+			      U(r->budget[i]));
+	r->cur = i;
+	r->nacc = 0;
+	r->nlv_due = 0;
+	board_sched_begin(&r->sched);
+	if (isa_cpu_step(r->cpu[i], &st))
+		return -1;
+	board_sched_retire(&r->sched, i, &st);
+	if (r->failed)
+		return -1;
+	if (st.ev == ISA_EV_SLEEP)
+		return 0;
+	cycle = r->sched.cycles[i];
+	if ((st.ev == ISA_EV_INSN || st.ev == ISA_EV_STOP) && !st.faulted) {
+		r->insns[i]++;
+		r->position++;
+	}
+	for (int k = 0; r->mf.lv.timed && k < r->nlv_due; k++)
+		if (r->lv_due[k] != cycle)
+			return desync(r, r->lv_path, i, r->lv_due_at[k], "the message is stamped "
+				      "cycle %llu, the load retired at cycle %llu", U(r->lv_due[k]),
+				      U(cycle));
+	if (cf_step(r, i, &st, cycle))
+		return -1;
+	if (r->truth && verify_step(r, i, &st, cycle))
+		return -1;
+	if (st.ev == ISA_EV_STOP) {
+		r->exited = 1;
+		if (check_drained(r))
+			return -1;
+		if (r->truth && verify_exit(r))
+			return -1;
+		return 1;
+	}
+	return 0;
+}
+
+int rpl_run(struct rpl *r, uint64_t to)
+{
+	int s;
+
+	if (r->failed)
+		return error("%s: the replay stopped at an earlier error", r->dir);
+	if (r->exited)
+		return 1;
+	while (r->position < to) {
+		s = step(r);
+		if (s)
+			return s;
+	}
+	return 0;
+}
+
+uint64_t rpl_position(const struct rpl *r)
+{
+	return r->position;
+}
+
+uint64_t rpl_core_insns(const struct rpl *r, int core)
+{
+	return r->insns[core];
+}
+
+uint64_t rpl_verified(const struct rpl *r)
+{
+	return r->verified;
+}
+
+uint64_t rpl_cycles(const struct rpl *r, int core)
+{
+	return r->sched.cycles[core];
+}
+
+int rpl_ncores(const struct rpl *r)
+{
+	return r->ncores;
+}
+
+struct isa_cpu *rpl_cpu(struct rpl *r, int core)
+{
+	return r->cpu[core];
+}
+
+int rpl_exited(const struct rpl *r, int *status)
+{
+	if (r->exited && status)
+		*status = r->exit_status;
+	return r->exited;
+}

@@ -1,0 +1,141 @@
+#!/bin/sh
+. "$(dirname "$0")/lib.sh"
+test_description 'raptor replay rebuilds every instruction from the streams, checked against the ground truth'
+
+test_require "$RAPTOR"
+
+cpu_of() {
+	case ${1##*/} in
+	*-m4-*) echo m4 ;;
+	*) echo m3 ;;
+	esac
+}
+
+# verify_one ELF CORES ARGS...: record with the truth, replay --verify;
+# prints "ok N" (instructions verified) or the failure.
+cat >verify_one <<'EOF'
+#!/bin/sh
+elf=$1 n=$2
+shift 2
+cpu=m3
+case ${elf##*/} in *-m4-*) cpu=m4 ;; esac
+d=$(mktemp -d rec.XXXXXX)
+if ! "$RAPTOR" record "$elf" --cpu $cpu --cores $n "$@" --truth -o $d/r -q >/dev/null 2>$d/err
+then
+	echo "FAIL record $elf $n $*: $(tail -1 $d/err)"
+	exit 0
+fi
+if ! "$RAPTOR" replay $d/r --verify 2>$d/err; then
+	echo "FAIL replay $elf $n $*: $(grep error $d/err | head -1)"
+	exit 0
+fi
+echo "ok $(sed -n 's/^  \([0-9]*\) instructions verified.*/\1/p' $d/err) $elf $n $*"
+rm -rf $d
+EOF
+chmod +x verify_one
+
+test_expect_success 'setup: the workloads' '
+	abs_list "$GUEST/multi.list" >multi &&
+	abs_list "$GUEST/single.list" >single &&
+	test $(wc -l <multi) -ge 36 && test $(wc -l <single) -ge 70
+'
+
+test_expect_success 'the whole suite: multicore at 1, 2, 4, 8 cores, single-core at 1' '
+	{
+		while read e; do for n in 1 2 4 8; do echo "$e $n"; done; done <multi
+		while read e; do echo "$e 1"; done <single
+	} >jobs &&
+	xargs -P 2 -L 1 ./verify_one <jobs >results &&
+	test $(wc -l <results) = $(wc -l <jobs) &&
+	! grep FAIL results &&
+	awk "{ n += \$2 } END { print \"# \" n \" instructions verified over \" NR \" runs, 0 differences\" }" results
+'
+
+test_expect_success 'every configuration: predictors, sharing, encodings, timing, caches, chunks' '
+	for e in reduction-m3-O2 racy-m4-O2 systick-m3-O2 lu-m3-Os; do
+		for cfg in "--cf small" "--cf medium" "--cf S0" "--cf B4 --share-predictors" \
+			"--share-cache" "--cf-enc nxb" "--cf-enc trb --functional" \
+			"--lv-enc nxlv" "--lv-enc mc2rt" "--lv-enc mc2rt --share-cache" \
+			"--functional --lv-enc mc2rt --cf-enc nxb" "--lv granule=1" \
+			"--lv granule=8,line=64" "--lv size=1K,assoc=1,line=16" \
+			"--seed 7 --jitter 0" \
+			"--chunks cnt=1/1,ta=2/2,cc=1/1,icnt=1/1,fah=3/1,lvcc=8/8"; do
+			for n in 2 8; do echo "$GUEST/$e.elf $n $cfg"; done
+		done
+	done >cfgjobs &&
+	xargs -P 2 -L 1 ./verify_one <cfgjobs >cfgresults &&
+	test $(wc -l <cfgresults) = $(wc -l <cfgjobs) &&
+	! grep FAIL cfgresults &&
+	awk "{ n += \$2 } END { print \"# \" n \" instructions verified over \" NR \" configurations\" }" \
+		cfgresults
+'
+
+test_expect_success 'setup: one recording to damage' '
+	"$RAPTOR" record "$GUEST/racy-m3-O2.elf" --cores 4 --truth -o good -q >/dev/null &&
+	"$RAPTOR" replay good --verify -q
+'
+
+test_expect_success '--to stops at a position' '
+	"$RAPTOR" replay good --to 1000 2>err &&
+	grep "1000 instructions replayed in" err
+'
+
+test_expect_success 'a truncated stream is refused before the replay starts' '
+	cp -r good trunc &&
+	head -c 100 good/lv.bin >trunc/lv.bin &&
+	test_expect_code 1 "$RAPTOR" replay trunc 2>err &&
+	grep "trunc/lv.bin: 100 bytes, but the manifest says .*: the file is truncated" err
+'
+
+test_expect_success 'another program is refused by its SHA-256' '
+	cp -r good wrongelf &&
+	cp "$GUEST/racy-m3-O0.elf" wrongelf/program.elf &&
+	test_expect_code 1 "$RAPTOR" replay wrongelf 2>err &&
+	grep "not the program that was recorded" err
+'
+
+test_expect_success 'swapped streams are an error, not a replay' '
+	cp -r good swapped &&
+	"$RAPTOR" record "$GUEST/racy-m3-O2.elf" --cores 4 --seed 9 -o other -q >/dev/null &&
+	cp other/cf.bin swapped/cf.bin &&
+	sed -i "/^\[cf\]/,/^\[/ s/^bits = .*/bits = $(sed -n "/^\[cf\]/,/^\[/ s/^bits = //p" other/manifest.ini)/" swapped/manifest.ini &&
+	test_expect_code 1 "$RAPTOR" replay swapped 2>err &&
+	grep "error: .*swapped/cf.bin: core [0-9], instruction [0-9]*.*bit [0-9]*" err
+'
+
+test_expect_success '--verify needs a ground truth' '
+	"$RAPTOR" record "$GUEST/racy-m3-O2.elf" --cores 2 -o notruth -q >/dev/null &&
+	test_expect_code 1 "$RAPTOR" replay notruth --verify 2>err &&
+	grep "has no ground truth" err
+'
+
+# flip FILE BIT: invert one bit of FILE in place.
+flip() {
+	byte=$(($2 / 8)) bit=$(($2 % 8))
+	v=$(od -An -tu1 -j $byte -N1 "$1" | tr -d " ")
+	printf "$(printf '\\%03o' $((v ^ (1 << bit))))" |
+		dd of="$1" bs=1 seek=$byte conv=notrunc 2>/dev/null
+}
+
+test_expect_success 'bit flips in either stream: a clear error or a verified replay, never a crash or a silent difference' '
+	for s in cf lv; do
+		bits=$(sed -n "/^\[$s\]/,/^\[/ s/^bits = //p" good/manifest.ini)
+		for k in 0 1 2 3 5 7 11 13 17 19 23 29 31 37 41 43 47 53 59 61; do
+			b=$((k * bits / 64)) &&
+			rm -rf m && cp -r good m && flip m/$s.bin $b &&
+			{ timeout 60 "$RAPTOR" replay m --verify -q 2>err; rc=$?; } &&
+			case $rc in
+			0) echo "$s bit $b: identical replay" ;;
+			1) grep -q "error: .*m/$s.bin: core [0-9], instruction [0-9]* (position [0-9]*), bit [0-9]*:" err ||
+				grep -q "error: .*m/$s.bin: .* at bit [0-9]*" err ||
+				{ echo "$s bit $b: unclear error"; cat err; return 1; }
+				echo "$s bit $b: $(grep error err | head -1)" ;;
+			*) echo "$s bit $b: exit $rc"; cat err; return 1 ;;
+			esac
+		done
+	done >mutants &&
+	test $(grep -c "identical replay" mutants) -lt 10 &&
+	sed "s/^/# /" mutants
+'
+
+test_done
