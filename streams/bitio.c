@@ -15,10 +15,14 @@ void st_writer_release(struct st_writer *w)
 	st_writer_init(w);
 }
 
-/* Make room for the bytes holding bits up to absolute bit `end` (exclusive). */
+/*
+ * Make room for the bytes holding bits up to absolute bit `end` (exclusive),
+ * and 8 more: st_put_bits stores a whole 64-bit word from the byte the
+ * field starts in, and a field may spill into a ninth byte.
+ */
 static void reserve(struct st_writer *w, uint64_t end)
 {
-	size_t need = (size_t)((end + 7) / 8 - w->base);
+	size_t need = (size_t)((end + 7) / 8 - w->base) + 8;
 
 	if (need <= w->alloc)
 		return;
@@ -31,6 +35,26 @@ static void reserve(struct st_writer *w, uint64_t end)
 	w->alloc = n;
 }
 
+/* Little-endian 64-bit load and store: one mov each on the usual hosts. */
+static inline uint64_t get_le64(const uint8_t *p)
+{
+	uint64_t x;
+
+	memcpy(&x, p, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	return x;
+}
+
+static inline void put_le64(uint8_t *p, uint64_t x)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	memcpy(p, &x, 8);
+}
+
 void st_put_bits(struct st_writer *w, uint64_t v, unsigned n)
 {
 	if (!n)
@@ -38,18 +62,22 @@ void st_put_bits(struct st_writer *w, uint64_t v, unsigned n)
 	if (n < 64)
 		v &= (UINT64_C(1) << n) - 1;
 	reserve(w, w->nbits + n);
-	while (n) {
-		size_t byte = (size_t)(w->nbits / 8 - w->base);
-		unsigned off = w->nbits % 8, k = 8 - off;
 
-		if (k > n)
-			k = n;
-		/* bit i of the stream is bit i % 8 of byte i / 8 */
-		w->buf[byte] |= (uint8_t)((v & ((1u << k) - 1)) << off);
-		v >>= k;
-		n -= k;
-		w->nbits += k;
-	}
+	/*
+	 * Bit i of the stream is bit i % 8 of byte i / 8, so the 8 bytes from
+	 * the one holding the next bit, read as a little-endian word, are the
+	 * stream bits from that byte's bit 0 on. The bits past w->nbits are 0
+	 * (reserve and flush keep them so), so OR-ing v in at the bit offset
+	 * writes the field; what does not fit in the word (off + n > 64, at
+	 * most 7 bits) goes into the ninth byte.
+	 */
+	uint8_t *p = w->buf + (size_t)(w->nbits / 8 - w->base);
+	unsigned off = w->nbits % 8;
+
+	put_le64(p, get_le64(p) | v << off);
+	if (off + n > 64)
+		p[8] |= (uint8_t)(v >> (64 - off));
+	w->nbits += n;
 }
 
 void st_put_bit(struct st_writer *w, int bit)

@@ -3,194 +3,16 @@
  *
  * The encoder runs once per trace message of 1e8-instruction simulations,
  * and a recorder keeps six of them side by side (NX_b, TR_b, TR_e, each
- * timed and functional). So a message is assembled in a 64-bit
- * accumulator and handed to the writer in one st_put_bits call in the
- * common case, and the decoder reads a chunk and its connect bit with one
- * unaligned load. The bits are exactly those of st_put_uvlc / st_put_sm /
- * st_put_bits field by field (vlc.h, bitio.h); tests/unit/msgs_test.c
- * checks that against a reference encoder built from those calls.
+ * timed and functional). Its bit assembly and strict reading are shared
+ * with lvmsg.c through msg_priv.h, which says why they are built as they are.
  */
 #include "streams/cfmsg.h"
 
 #include <string.h>
-#include <strings.h>
+
+#include "streams/msg_priv.h"
 
 #define TA_MAX UINT64_C(0xffffffff)
-
-/* ---- bit assembly, shared shape with lvmsg.c ----------------------------- */
-
-/* v >> n and the low n bits of v for n up to 64 (C leaves >> 64 undefined). */
-static inline uint64_t shr(uint64_t v, unsigned n)
-{
-	return n >= 64 ? 0 : v >> n;
-}
-
-static inline uint64_t low(uint64_t v, unsigned n)
-{
-	return n >= 64 ? v : v & ((UINT64_C(1) << n) - 1);
-}
-
-struct pack {
-	struct st_writer *w;
-	uint64_t acc; /* bits not yet handed to w, first bit in bit 0 */
-	unsigned n;   /* how many, 0..64 */
-};
-
-/* Append the n (0..64) bits of v, which must be < 2^n. */
-static inline void pk_bits(struct pack *p, uint64_t v, unsigned n)
-{
-	unsigned room = 64 - p->n;
-
-	if (n <= room) {
-		if (n) {
-			p->acc |= v << p->n;
-			p->n += n;
-		}
-		return;
-	}
-	if (room)
-		p->acc |= v << p->n;
-	st_put_bits(p->w, p->acc, 64);
-	p->acc = v >> room;
-	p->n = n - room;
-}
-
-static inline void pk_flush(struct pack *p)
-{
-	st_put_bits(p->w, p->acc, p->n);
-}
-
-/* vlc.h's chunks, LSB first, each followed by C; returns the bits written. */
-static inline unsigned pk_uvlc(struct pack *p, struct st_vlc ch, uint64_t v)
-{
-	unsigned c = ch.c0, len = 0;
-
-	for (;;) {
-		uint64_t rest = shr(v, c);
-
-		if (c < 64) {
-			pk_bits(p, low(v, c) | (uint64_t)(rest != 0) << c, c + 1);
-		} else {
-			pk_bits(p, v, 64);
-			pk_bits(p, 0, 1);
-		}
-		len += c + 1;
-		if (!rest)
-			return len;
-		v = rest;
-		c = ch.c1;
-	}
-}
-
-/* ---- strict reading ------------------------------------------------------ */
-
-enum rd_err {
-	RD_OK,
-	RD_SHORT,  /* the stream ends inside the field */
-	RD_BIG,	   /* a chunked value past 64 bits */
-	RD_LOOSE,  /* a last chunk of zeros after the first: not minimal */
-	RD_NEGZERO /* sign 1 with magnitude 0 */
-};
-
-/* Little-endian 64-bit load; compilers turn this into one mov. */
-static inline uint64_t load64(const uint8_t *p)
-{
-	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
-	       (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
-	       (uint64_t)p[7] << 56;
-}
-
-/*
- * Take n (1..57) bits: 57 = 64 - 7, so they sit in the 8 bytes from the
- * current one whatever the bit offset. Near the end of the buffer the
- * bytes are gathered one by one (the reader owns only ceil(nbits/8) bytes).
- */
-static inline int take(struct st_reader *r, unsigned n, uint64_t *v)
-{
-	uint64_t pos = r->pos, b = pos / 8, nbytes = (r->nbits + 7) / 8, x = 0;
-
-	if (n > r->nbits - pos)
-		return 0;
-	if (b + 8 <= nbytes)
-		x = load64(r->buf + b);
-	else
-		for (unsigned i = 0; b + i < nbytes; i++)
-			x |= (uint64_t)r->buf[b + i] << (8 * i);
-	*v = low(x >> (pos % 8), n);
-	r->pos = pos + n;
-	return 1;
-}
-
-/* Take n (0..64) bits. */
-static inline int take_wide(struct st_reader *r, unsigned n, uint64_t *v)
-{
-	uint64_t lo, hi;
-
-	if (n <= 57) {
-		if (!n) {
-			*v = 0;
-			return 1;
-		}
-		return take(r, n, v);
-	}
-	if (n > r->nbits - r->pos)
-		return 0;
-	if (!take(r, 32, &lo) || !take(r, n - 32, &hi))
-		return 0;
-	*v = lo | hi << 32;
-	return 1;
-}
-
-/* vlc.h's strict rules; on failure the position is left for the caller to reset. */
-static inline enum rd_err get_uvlc(struct st_reader *r, struct st_vlc ch, uint64_t *out)
-{
-	uint64_t v = 0, x, more;
-	unsigned shift = 0, c = ch.c0;
-
-	for (;;) {
-		if (shift >= 64)
-			return RD_BIG;
-		if (c < 57) {
-			if (!take(r, c + 1, &x))
-				return RD_SHORT;
-			more = x >> c;
-			x = low(x, c);
-		} else if (!take_wide(r, c, &x) || !take(r, 1, &more)) {
-			return RD_SHORT;
-		}
-		if (shift && shr(x, 64 - shift))
-			return RD_BIG;
-		if (!more && !x && shift)
-			return RD_LOOSE;
-		v |= x << shift;
-		if (!more)
-			break;
-		shift += c;
-		c = ch.c1;
-	}
-	*out = v;
-	return RD_OK;
-}
-
-/* "<stream>: <what> at bit <at>: <field> <problem>" for the reading failures. */
-static int bad(const struct st_reader *r, const char *what, uint64_t at, const char *field,
-	       enum rd_err e)
-{
-	static const char *const problem[] = {
-	    [RD_OK] = "is fine",
-	    [RD_SHORT] = "runs past the end of the stream",
-	    [RD_BIG] = "does not fit in 64 bits",
-	    [RD_LOOSE] = "is not minimal (ends in a chunk of zeros)",
-	    [RD_NEGZERO] = "is a negative zero",
-	};
-
-	if (e == RD_SHORT)
-		return error("%s: %s at bit %llu: %s %s (%llu bits)", r->name, what,
-			     (unsigned long long)at, field, problem[e],
-			     (unsigned long long)r->nbits);
-	return error("%s: %s at bit %llu: %s %s", r->name, what, (unsigned long long)at, field,
-		     problem[e]);
-}
 
 /* ---- formats ------------------------------------------------------------- */
 
@@ -220,30 +42,17 @@ void st_cf_format_init(struct st_cf_format *f, enum st_cf_enc enc, int ncores, i
 	}
 }
 
-static int check_chunks(struct st_vlc ch, const char *field)
-{
-	int bad_size;
-
-	error_quiet(1);
-	bad_size = st_vlc_check(ch);
-	error_quiet(-1);
-	if (bad_size)
-		return error("cf format: %s chunk sizes (%u,%u) are not both in 1..64", field,
-			     ch.c0, ch.c1);
-	return 0;
-}
-
 int st_cf_format_check(const struct st_cf_format *f)
 {
 	if ((unsigned)f->enc >= ARRAY_SIZE(enc_names))
 		return error("cf format: encoding %d is not nxb, trb or tre", (int)f->enc);
 	if (f->ncores < 1 || f->ncores > ST_CF_MAX_CORES)
 		return error("cf format: ncores %d is not in 1..%d", f->ncores, ST_CF_MAX_CORES);
-	if (check_chunks(f->cnt, f->enc == ST_CF_NXB ? "SL" : "bCnt") ||
-	    check_chunks(f->ta, "diffTA") || check_chunks(f->icnt, "iCnt"))
+	if (check_chunks(f->cnt, "cf", f->enc == ST_CF_NXB ? "SL" : "bCnt") ||
+	    check_chunks(f->ta, "cf", "diffTA") || check_chunks(f->icnt, "cf", "iCnt"))
 		return -1;
 	/* a functional trace never reads cc, so its sizes do not matter */
-	if (f->timed && check_chunks(f->cc, "diffCC"))
+	if (f->timed && check_chunks(f->cc, "cf", "diffCC"))
 		return -1;
 	return 0;
 }
@@ -255,21 +64,17 @@ const char *st_cf_enc_name(enum st_cf_enc enc)
 
 int st_cf_enc_parse(const char *s, enum st_cf_enc *enc)
 {
-	for (unsigned i = 0; i < ARRAY_SIZE(enc_names); i++)
-		if (!strcasecmp(s, enc_names[i])) {
-			*enc = (enum st_cf_enc)i;
-			return 0;
-		}
-	return error("unknown control-flow encoding '%s' (valid: nxb, trb, tre)", s);
+	int i = enc_index(enc_names, ARRAY_SIZE(enc_names), s);
+
+	if (i < 0)
+		return error("unknown control-flow encoding '%s' (valid: nxb, trb, tre)", s);
+	*enc = (enum st_cf_enc)i;
+	return 0;
 }
 
 unsigned st_ti_bits(int ncores)
 {
-	unsigned b = 0;
-
-	while (b < 31 && (1 << b) < ncores)
-		b++;
-	return b;
+	return ti_bits(ncores);
 }
 
 uint64_t st_cf_fields_total(const struct st_cf_fields *f)
@@ -351,7 +156,7 @@ void st_cf_put(struct st_cf_encoder *e, const struct st_cf_msg *m)
 	const struct st_cf_format *f = &e->fmt;
 	struct st_cf_fields *fl = &e->fields;
 	struct pack p = {&e->w, 0, 0};
-	unsigned tib = st_ti_bits(f->ncores);
+	unsigned tib = ti_bits(f->ncores);
 	const char *why = cf_unencodable(e, m);
 	int c = m->core;
 
@@ -425,37 +230,16 @@ int st_cf_get_head(struct st_cf_decoder *d, struct st_cf_msg *m)
 {
 	const struct st_cf_format *f = &d->fmt;
 	struct st_reader *r = &d->r;
-	unsigned tib = st_ti_bits(f->ncores);
-	uint64_t start = r->pos, dcc = 0, ti = 0, count, icnt = 0, exc = 0, x = 0, cycle = 0;
-	uint64_t at_ti, at_cnt, at_icnt;
+	unsigned tib = ti_bits(f->ncores);
+	uint64_t start = r->pos, ti, count, icnt = 0, exc = 0, x = 0, cycle;
+	uint64_t at_cnt, at_icnt;
 	const char *field;
 	enum rd_err e;
 
 	if (start == r->nbits)
 		return 1;
-	field = "diffCC";
-	if (f->timed && (e = get_uvlc(r, f->cc, &dcc)))
-		goto fail;
-	at_ti = r->pos;
-	field = "Ti";
-	e = RD_SHORT;
-	if (tib && !take(r, tib, &ti))
-		goto fail;
-	if (ti >= (uint64_t)f->ncores) {
-		r->pos = start;
-		return error("%s: message at bit %llu: Ti %llu is not a core (%d cores)", r->name,
-			     (unsigned long long)start, (unsigned long long)ti, f->ncores);
-	}
-	if (f->timed) {
-		if (dcc > UINT64_MAX - d->pcc[ti]) {
-			r->pos = start;
-			return error("%s: message at bit %llu: diffCC %llu overflows the 64-bit "
-				     "cycle of core %d (previous %llu)",
-				     r->name, (unsigned long long)start, (unsigned long long)dcc,
-				     (int)ti, (unsigned long long)d->pcc[ti]);
-		}
-		cycle = d->pcc[ti] + dcc;
-	}
+	if (get_cc_ti(r, f->timed, f->cc, "diffCC", f->ncores, d->pcc, &ti, &cycle))
+		return -1;
 	at_cnt = r->pos;
 	field = cnt_name(f);
 	if ((e = get_uvlc(r, f->cnt, &count)))
@@ -482,7 +266,7 @@ int st_cf_get_head(struct st_cf_decoder *d, struct st_cf_msg *m)
 	}
 
 	d->pcc[ti] = cycle; /* 0 in the functional form, as it started */
-	d->fields.cc += at_ti - start;
+	d->fields.cc += at_cnt - tib - start;
 	d->fields.ti += tib;
 	d->fields.cnt += at_icnt - at_cnt;
 	*m = (struct st_cf_msg){.core = (int)ti, .cycle = cycle, .count = count};

@@ -10,43 +10,10 @@
 #include <unistd.h>
 
 #include "streams/manifest.h"
+#include "tests/unit/capture.h"
 #include "tests/unit/tap.h"
 
 /* ---- helpers ----------------------------------------------------------- */
-
-/* Capture what error() prints to stderr between start and end. */
-static int saved_fd = -1;
-static FILE *cap;
-
-static void capture_start(void)
-{
-	fflush(stderr);
-	saved_fd = dup(2);
-	cap = tmpfile();
-	if (cap)
-		dup2(fileno(cap), 2);
-}
-
-static const char *capture_end(void)
-{
-	static char text[4096];
-	size_t n = 0;
-
-	fflush(stderr);
-	if (saved_fd >= 0) {
-		dup2(saved_fd, 2);
-		close(saved_fd);
-		saved_fd = -1;
-	}
-	if (cap) {
-		rewind(cap);
-		n = fread(text, 1, sizeof(text) - 1, cap);
-		fclose(cap);
-		cap = NULL;
-	}
-	text[n] = 0;
-	return text;
-}
 
 /* The last line of a capture, without its newline. */
 static const char *last_line(const char *text)
@@ -61,15 +28,6 @@ static const char *last_line(const char *text)
 		;
 	snprintf(line, sizeof(line), "%.*s", (int)(text + n - p), p);
 	return line;
-}
-
-static int count_lines(const char *text)
-{
-	int n = 0;
-
-	for (; *text; text++)
-		n += *text == '\n';
-	return n;
 }
 
 static char dir[64];
@@ -522,7 +480,7 @@ static void test_refused(void)
 		"[lv] encoding = 'fiat': not nxlv, cfiat, mc2rt or none");
 	msg = refused("bad chunk 0,2", edited("cnt = 3,2", "cnt = 0,2"),
 		      "[cf] cnt = '0,2': chunk sizes must be 1..64");
-	tap_is_int(count_lines(msg), 2, "the vlc module says why first");
+	tap_is_int(capture_lines(msg), 2, "the vlc module says why first");
 	refused("bad chunk 65,2", edited("cnt = 3,2", "cnt = 65,2"),
 		"[cf] cnt = '65,2': chunk sizes must be 1..64");
 	refused("chunks not a pair", edited("ta = 3,4", "ta = 3"),
@@ -542,7 +500,7 @@ static void test_refused(void)
 	    refused("bad predictors string",
 		    edited("predictors = gshare=4096,ras=32,ibtb=64,shift=4", "predictors = huge"),
 		    "[cf] predictors = 'huge': not a predictor configuration");
-	tap_is_int(count_lines(msg), 2, "the predictor module says why first");
+	tap_is_int(capture_lines(msg), 2, "the predictor module says why first");
 	refused("predictors the model refuses", edited("gshare=4096", "gshare=4095"),
 		"[cf] predictors = 'gshare=4095,ras=32,ibtb=64,shift=4': not a predictor "
 		"configuration");

@@ -13,6 +13,7 @@
 #include "streams/cfmsg.h"
 #include "streams/lvmsg.h"
 #include "streams/vlc.h"
+#include "tests/unit/capture.h"
 #include "tests/unit/tap.h"
 
 /* ---- helpers ----------------------------------------------------------- */
@@ -41,40 +42,6 @@ static uint64_t from_string(struct st_writer *w, const char *s)
 		if (*s == '0' || *s == '1')
 			st_put_bit(w, *s == '1');
 	return st_writer_bits(w);
-}
-
-/* Capture what error() prints to stderr between start and end. */
-static int saved_fd = -1;
-static FILE *cap;
-
-static void capture_start(void)
-{
-	fflush(stderr);
-	saved_fd = dup(2);
-	cap = tmpfile();
-	if (cap)
-		dup2(fileno(cap), 2);
-}
-
-static const char *capture_end(void)
-{
-	static char text[2048];
-	size_t n = 0;
-
-	fflush(stderr);
-	if (saved_fd >= 0) {
-		dup2(saved_fd, 2);
-		close(saved_fd);
-		saved_fd = -1;
-	}
-	if (cap) {
-		rewind(cap);
-		n = fread(text, 1, sizeof(text) - 1, cap);
-		fclose(cap);
-		cap = NULL;
-	}
-	text[n] = 0;
-	return text;
 }
 
 /* Compare a captured error with the exact expected text. */

@@ -4,10 +4,10 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "streams/bitio.h"
 #include "streams/vlc.h"
+#include "tests/unit/capture.h"
 #include "tests/unit/tap.h"
 
 /* ---- helpers ----------------------------------------------------------- */
@@ -21,40 +21,6 @@ static const char *bits_of(const struct st_writer *w)
 	if (n >= sizeof(s))
 		n = sizeof(s) - 1;
 	return st_bits_string(st_writer_buf(w, NULL), 0, n, s);
-}
-
-/* Capture what error() prints to stderr between start and end. */
-static int saved_fd = -1;
-static FILE *cap;
-
-static void capture_start(void)
-{
-	fflush(stderr);
-	saved_fd = dup(2);
-	cap = tmpfile();
-	if (cap)
-		dup2(fileno(cap), 2);
-}
-
-static const char *capture_end(void)
-{
-	static char text[1024];
-	size_t n = 0;
-
-	fflush(stderr);
-	if (saved_fd >= 0) {
-		dup2(saved_fd, 2);
-		close(saved_fd);
-		saved_fd = -1;
-	}
-	if (cap) {
-		rewind(cap);
-		n = fread(text, 1, sizeof(text) - 1, cap);
-		fclose(cap);
-		cap = NULL;
-	}
-	text[n] = 0;
-	return text;
 }
 
 static uint64_t rng = 0x2545f4914f6cdd1dull;

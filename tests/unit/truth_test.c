@@ -10,52 +10,10 @@
 #include <zlib.h>
 
 #include "streams/truth.h"
+#include "tests/unit/capture.h"
 #include "tests/unit/tap.h"
 
 /* ---- helpers ----------------------------------------------------------- */
-
-/* Capture what error() prints to stderr between start and end. */
-static int saved_fd = -1;
-static FILE *cap;
-
-static void capture_start(void)
-{
-	fflush(stderr);
-	saved_fd = dup(2);
-	cap = tmpfile();
-	if (cap)
-		dup2(fileno(cap), 2);
-}
-
-static const char *capture_end(void)
-{
-	static char text[4096];
-	size_t n = 0;
-
-	fflush(stderr);
-	if (saved_fd >= 0) {
-		dup2(saved_fd, 2);
-		close(saved_fd);
-		saved_fd = -1;
-	}
-	if (cap) {
-		rewind(cap);
-		n = fread(text, 1, sizeof(text) - 1, cap);
-		fclose(cap);
-		cap = NULL;
-	}
-	text[n] = 0;
-	return text;
-}
-
-static int count_lines(const char *text)
-{
-	int n = 0;
-
-	for (; *text; text++)
-		n += *text == '\n';
-	return n;
-}
 
 static char dir[64];
 
@@ -708,7 +666,7 @@ static void test_writer_errors(void)
 	capture_start();
 	r1 = st_truth_close(w);
 	msg = capture_end();
-	tap_ok(r1 == -1 && strstr(msg, "access record for core 3 of 3") && count_lines(msg) == 1,
+	tap_ok(r1 == -1 && strstr(msg, "access record for core 3 of 3") && capture_lines(msg) == 1,
 	       "a core out of range (first error only)");
 
 	w = st_truth_create("/dev/full", 1);
