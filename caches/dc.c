@@ -1,6 +1,7 @@
 #include "caches/dc.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 struct dc_way {
 	uint32_t tag;
@@ -101,4 +102,23 @@ void dc_invalidate(struct dc *dc, uint32_t addr, unsigned len)
 		if (l == last)
 			break;
 	}
+}
+
+size_t dc_state_size(const struct dc *dc)
+{
+	return sizeof(dc->clock) + (size_t)dc->sets * dc->cfg.assoc * sizeof(*dc->ways);
+}
+
+void dc_save(const struct dc *dc, void *buf)
+{
+	memcpy(buf, &dc->clock, sizeof(dc->clock));
+	memcpy((char *)buf + sizeof(dc->clock), dc->ways,
+	       (size_t)dc->sets * dc->cfg.assoc * sizeof(*dc->ways));
+}
+
+void dc_restore(struct dc *dc, const void *buf)
+{
+	memcpy(&dc->clock, buf, sizeof(dc->clock));
+	memcpy(dc->ways, (const char *)buf + sizeof(dc->clock),
+	       (size_t)dc->sets * dc->cfg.assoc * sizeof(*dc->ways));
 }

@@ -7,6 +7,7 @@
 #ifndef RAPTOR_DC_H
 #define RAPTOR_DC_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "util/util.h"
@@ -34,5 +35,13 @@ unsigned dc_access(struct dc *dc, uint32_t addr, unsigned len);
 
 /* Drop any line overlapping [addr, addr+len) (coherence invalidation). */
 void dc_invalidate(struct dc *dc, uint32_t addr, unsigned len);
+
+/*
+ * Checkpoints: the state as plain bytes (host order), dc_state_size(dc)
+ * of them, restored into a cache of the same configuration only.
+ */
+size_t dc_state_size(const struct dc *dc);
+void dc_save(const struct dc *dc, void *buf);
+void dc_restore(struct dc *dc, const void *buf);
 
 #endif

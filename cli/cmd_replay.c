@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "replay/check.h"
 #include "replay/replay.h"
 
 static const char replay_usage[] =
@@ -22,6 +23,12 @@ static const char replay_usage[] =
 	"                  (truth.gz: core, PC, cycle, all registers, every memory\n"
 	"                  access and value); the first difference is an error\n"
 	"  --to POSITION   stop after POSITION instructions (all cores, global order)\n"
+	"  --random N      random access: index the recording, then seek N random\n"
+	"                  positions in a shuffled order (forward and backward from\n"
+	"                  checkpoints) and compare every core's registers and the\n"
+	"                  memory last accessed with the ground truth there\n"
+	"  --interval N    instructions between checkpoints (default 65536)\n"
+	"  --seed S        seed of --random's choices (default 1)\n"
 	"  -q, --quiet     no summary\n"
 	"  -h, --help      this text\n"
 	"\n"
@@ -30,15 +37,19 @@ static const char replay_usage[] =
 
 int cmd_replay(int argc, char **argv)
 {
-	enum { O_VERIFY = 256, O_TO };
+	enum { O_VERIFY = 256, O_TO, O_RANDOM, O_INTERVAL, O_SEED };
 	static const struct option opts[] = {
 		{ "verify", no_argument, NULL, O_VERIFY },
 		{ "to", required_argument, NULL, O_TO },
+		{ "random", required_argument, NULL, O_RANDOM },
+		{ "interval", required_argument, NULL, O_INTERVAL },
+		{ "seed", required_argument, NULL, O_SEED },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	uint64_t to = UINT64_MAX;
+	uint64_t to = UINT64_MAX, nrandom = 0, interval = 0, seed = 1, bytes, end = 0;
+	unsigned fwd, bwd;
 	int opt, verify = 0, quiet = 0, s, status;
 	struct timespec t0, t1;
 	struct rpl *r;
@@ -53,6 +64,18 @@ int cmd_replay(int argc, char **argv)
 		case O_TO:
 			if (parse_u64(optarg, &to))
 				return error("--to: '%s' is not a number", optarg), 2;
+			break;
+		case O_RANDOM:
+			if (parse_u64(optarg, &nrandom) || nrandom > 1000000)
+				return error("--random: '%s' is not a number up to 1000000", optarg), 2;
+			break;
+		case O_INTERVAL:
+			if (parse_u64(optarg, &interval) || !interval)
+				return error("--interval: '%s' is not a positive number", optarg), 2;
+			break;
+		case O_SEED:
+			if (parse_u64(optarg, &seed))
+				return error("--seed: '%s' is not a number", optarg), 2;
 			break;
 		case 'q':
 			quiet = 1;
@@ -73,6 +96,24 @@ int cmd_replay(int argc, char **argv)
 	r = rpl_open(argv[optind]);
 	if (!r)
 		return 1;
+	if (interval)
+		rpl_set_interval(r, interval);
+	if (nrandom) {
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		s = rpl_check_random(r, (unsigned)nrandom, seed, &end, &fwd, &bwd);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+		if (!s && !quiet) {
+			size_t n = rpl_checkpoints(r, &bytes);
+
+			fprintf(stderr, "raptor replay: %s: %llu random positions among %llu equal "
+				"the ground truth (%u reached forward, %u backward; %zu checkpoints, "
+				"%.1f MiB; %.2f s)\n", argv[optind], (unsigned long long)nrandom,
+				(unsigned long long)end, fwd, bwd, n, bytes / 1048576.0, secs);
+		}
+		rpl_close(r);
+		return s ? 1 : 0;
+	}
 	if (verify && rpl_verify(r)) {
 		rpl_close(r);
 		return 1;

@@ -164,6 +164,15 @@ void isa_cpu_signal_event(struct isa_cpu *c)
 		c->s.sleeping = 0, c->s.event = 0;
 }
 
+int isa_cpu_will_execute(const struct isa_cpu *c)
+{
+	if (c->s.lockup || c->s.pend_fault || isa_pending_preempts(c))
+		return 0;
+	if (c->s.sleeping == 1 && isa_pending_wakes_wfi(c))
+		return 1;
+	return !c->s.sleeping;
+}
+
 int isa_cpu_sleeping(const struct isa_cpu *c)
 {
 	if (!c->s.sleeping)
@@ -230,7 +239,7 @@ int isa_cpu_step(struct isa_cpu *c, struct isa_step *out)
 	if (c->s.lockup)
 		return error("isa: core %d: locked up (fault in HardFault) at pc 0x%08x",
 			     c->core, c->s.r[15]);
-	if (c->pend_fault || isa_pending_preempts(c)) {
+	if (c->s.pend_fault || isa_pending_preempts(c)) {
 		r = isa_take_pending(c, out);
 		if (r < 0)
 			return -1;
@@ -273,6 +282,7 @@ int isa_cpu_step(struct isa_cpu *c, struct isa_step *out)
 	out->in_it = in_it_block(c);
 
 	c->next_pc = c->pc + in->size;
+	c->stop = 0;
 	c->branched = 0;
 	c->exc_return = 0;
 	c->tail_exc = 0;

@@ -148,7 +148,7 @@ int isa_fault(struct isa_cpu *c, int exc, uint32_t cfsr_bits, uint32_t addr)
 	c->s.scs.cfsr |= cfsr_bits;
 	if (cfsr_bits & BFSR_BFARVALID)
 		c->s.scs.bfar = addr;
-	c->pend_fault = exc;
+	c->s.pend_fault = exc;
 	return EX_FAULT;
 }
 
@@ -201,9 +201,9 @@ int isa_take_pending(struct isa_cpu *c, struct isa_step *out)
 	unsigned n;
 	int ep = exec_prio(c);
 
-	if (c->pend_fault) {
-		n = c->pend_fault;
-		c->pend_fault = 0;
+	if (c->s.pend_fault) {
+		n = c->s.pend_fault;
+		c->s.pend_fault = 0;
 		if ((n == EXC_MEMMANAGE && !(c->s.scs.shcsr & SHCSR_ENA_MEM)) ||
 		    (n == EXC_BUSFAULT && !(c->s.scs.shcsr & SHCSR_ENA_BUS)) ||
 		    (n == EXC_USAGEFAULT && !(c->s.scs.shcsr & SHCSR_ENA_USG)) ||

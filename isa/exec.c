@@ -1116,7 +1116,7 @@ static int x_sev(struct isa_cpu *c, const struct isa_insn *in)
 /* supervisor call: SVCall is taken after this instruction */
 static int x_svc(struct isa_cpu *c, const struct isa_insn *in)
 {
-	c->pend_fault = EXC_SVCALL;
+	c->s.pend_fault = EXC_SVCALL;
 	return EX_OK;
 }
 

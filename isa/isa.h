@@ -160,6 +160,12 @@ uint64_t isa_cpu_next_tick(const struct isa_cpu *cpu);
 void isa_cpu_signal_event(struct isa_cpu *cpu);
 /* Pend external interrupt irq (0..ISA_NIRQ-1) on this core. */
 void isa_cpu_pend_irq(struct isa_cpu *cpu, unsigned irq);
+/*
+ * Will the next isa_cpu_step execute the instruction at the PC (rather than
+ * take an exception, stay asleep or fail)? For debuggers that must stop
+ * before an instruction, not after.
+ */
+int isa_cpu_will_execute(const struct isa_cpu *cpu);
 /* Is the core asleep in WFI/WFE with nothing to wake it? */
 int isa_cpu_sleeping(const struct isa_cpu *cpu);
 

@@ -92,6 +92,7 @@ struct isa_excl {
 
 /* Plain-data part of the cpu (saved and restored by checkpoints). */
 struct isa_state {
+	int pend_fault;    /* synchronous exception to take next (0: none) */
 	uint32_t r[16];    /* r[13] is the active stack pointer */
 	uint32_t other_sp; /* the banked SP not in use */
 	uint32_t apsr;     /* N Z C V Q in 31..27, GE in 19..16 */
@@ -122,7 +123,6 @@ struct isa_cpu {
 	uint8_t exc_return;
 	uint16_t tail_exc; /* exception tail-chained into by this instruction */
 	uint8_t stop;     /* semihosting exit */
-	int pend_fault;   /* synchronous exception to take next (0: none) */
 };
 
 /* Condition codes of ARMv7-M (A7.3), 14 = always. */

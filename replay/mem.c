@@ -11,13 +11,41 @@
 #define SRAM_PAGES (BOARD_SRAM_SIZE >> PAGE_BITS)
 
 struct page {
+	unsigned refs; /* memory pictures sharing this page (copy on write) */
 	uint8_t data[PAGE_SIZE];
 	uint8_t known[PAGE_SIZE / 8];
 };
 
+static uint64_t live_pages;
+
 struct rpl_mem {
 	struct page *page[ROM_PAGES + SRAM_PAGES];
 };
+
+static void unref(struct page *p)
+{
+	if (p && !--p->refs) {
+		free(p);
+		live_pages--;
+	}
+}
+
+/* A page of m that m alone holds, ready to write. */
+static struct page *own(struct rpl_mem *m, size_t pi)
+{
+	struct page *p = m->page[pi], *q;
+
+	if (p && p->refs == 1)
+		return p;
+	q = p ? xmalloc(sizeof(*q)) : xcalloc(1, sizeof(*q));
+	if (p) {
+		memcpy(q, p, sizeof(*q));
+		p->refs--;
+	}
+	q->refs = 1;
+	live_pages++;
+	return m->page[pi] = q;
+}
 
 struct rpl_mem *rpl_mem_new(void)
 {
@@ -29,8 +57,36 @@ void rpl_mem_free(struct rpl_mem *m)
 	if (!m)
 		return;
 	for (size_t i = 0; i < ARRAY_SIZE(m->page); i++)
-		free(m->page[i]);
+		unref(m->page[i]);
 	free(m);
+}
+
+struct rpl_mem *rpl_mem_snapshot(const struct rpl_mem *m)
+{
+	struct rpl_mem *s = xmalloc(sizeof(*s));
+
+	memcpy(s, m, sizeof(*s));
+	for (size_t i = 0; i < ARRAY_SIZE(s->page); i++)
+		if (s->page[i])
+			s->page[i]->refs++;
+	return s;
+}
+
+void rpl_mem_restore(struct rpl_mem *m, const struct rpl_mem *snap)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(m->page); i++) {
+		if (m->page[i] == snap->page[i])
+			continue;
+		unref(m->page[i]);
+		m->page[i] = snap->page[i];
+		if (m->page[i])
+			m->page[i]->refs++;
+	}
+}
+
+uint64_t rpl_mem_live_bytes(void)
+{
+	return live_pages * sizeof(struct page);
 }
 
 int rpl_mem_valid(uint32_t addr, uint32_t n)
@@ -54,12 +110,10 @@ void rpl_mem_write(struct rpl_mem *m, uint32_t addr, const uint8_t *buf, uint32_
 	while (n) {
 		size_t pi = page_of(addr);
 		uint32_t off = addr & (PAGE_SIZE - 1), k = PAGE_SIZE - off;
-		struct page *p = m->page[pi];
+		struct page *p = own(m, pi);
 
 		if (k > n)
 			k = n;
-		if (!p)
-			p = m->page[pi] = xcalloc(1, sizeof(*p));
 		memcpy(p->data + off, buf, k);
 		for (uint32_t i = off; i < off + k; i++)
 			p->known[i / 8] |= 1u << (i % 8);

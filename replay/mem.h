@@ -6,7 +6,8 @@
  * writing it, which the board starts as zero) is unknown until traced, so a
  * load the FA rules call known but that is not is caught as a desync.
  *
- * Pages of 4 KiB are allocated on first write.
+ * Pages of 4 KiB are allocated on first write and shared copy-on-write
+ * between a picture and its snapshots (the replay's checkpoints).
  */
 #ifndef RAPTOR_RPL_MEM_H
 #define RAPTOR_RPL_MEM_H
@@ -33,5 +34,12 @@ void rpl_mem_write(struct rpl_mem *m, uint32_t addr, const uint8_t *buf, uint32_
  */
 uint32_t rpl_mem_read(const struct rpl_mem *m, uint32_t addr, uint8_t *buf, uint32_t n,
 		      uint32_t *first);
+
+/* A snapshot sharing every page with m (copy on write); free it with rpl_mem_free. */
+struct rpl_mem *rpl_mem_snapshot(const struct rpl_mem *m);
+/* Make m equal to snap again (sharing its pages). */
+void rpl_mem_restore(struct rpl_mem *m, const struct rpl_mem *snap);
+/* Bytes held by every page of every picture in the process (for statistics). */
+uint64_t rpl_mem_live_bytes(void);
 
 #endif

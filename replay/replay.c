@@ -25,6 +25,42 @@ struct acc {
 	uint32_t addr, value;
 };
 
+/*
+ * The replay's scalar state: the stream decoders with the next heads, the
+ * counters, the position. Plain data, so a checkpoint is a copy of it plus
+ * the blobs of the cores, predictors, caches and the memory snapshot.
+ */
+struct dyn {
+	struct st_cf_decoder cfd;
+	struct st_lv_decoder lvd;
+	struct st_cf_msg cf_head;
+	uint64_t cf_head_at; /* bit offset of the head */
+	int cf_have;
+	struct st_lv_msg lv_head;
+	uint64_t lv_head_at;
+	int lv_have;
+
+	/* per-core counters since the core's previous message */
+	uint64_t bcnt[MAX_CORES], icnt[MAX_CORES], sl[MAX_CORES], hits[MAX_CORES];
+	uint64_t insns[MAX_CORES], position;
+	uint64_t steps; /* scheduler steps (instructions, exception entries, sleeps) */
+
+	/* the end of the trace: each core's last instruction, from the end messages */
+	int have_end;
+	uint64_t budget[MAX_CORES];
+
+	int exited, exit_status;
+	int ended; /* nothing more to replay */
+};
+
+/* A checkpoint: the state after step d.steps. */
+struct ckpt {
+	struct dyn d;
+	struct rpl_mem *mem;
+	uint64_t cycles[MAX_CORES], rng;
+	uint8_t *blob; /* cores, predictors, caches, timing caches */
+};
+
 struct rpl {
 	struct st_manifest mf;
 	char *dir, *cf_path, *lv_path, *elf_path;
@@ -42,22 +78,7 @@ struct rpl {
 
 	/* streams, each with the next message's head already decoded */
 	uint8_t *cf_buf, *lv_buf;
-	struct st_cf_decoder cfd;
-	struct st_lv_decoder lvd;
-	struct st_cf_msg cf_head;
-	uint64_t cf_head_at; /* bit offset of the head */
-	int cf_have;
-	struct st_lv_msg lv_head;
-	uint64_t lv_head_at;
-	int lv_have;
-
-	/* per-core counters since the core's previous message */
-	uint64_t bcnt[MAX_CORES], icnt[MAX_CORES], sl[MAX_CORES], hits[MAX_CORES];
-	uint64_t insns[MAX_CORES], position;
-
-	/* the end of the trace: each core's last instruction, from the end messages */
-	int have_end;
-	uint64_t budget[MAX_CORES];
+	struct dyn d; /* everything a checkpoint restores besides the blobs below */
 
 	/* the step under way */
 	int cur;
@@ -68,14 +89,27 @@ struct rpl {
 	uint64_t lv_due_at[MAX_STEP_ACC];
 	int nlv_due;
 
-	int exited, exit_status;
 	int in_reset; /* reset reads the vector table untraced, as the board did */
+	struct isa_step last; /* what the latest step did */
+
+	/* checkpoints, every `interval` instructions, in step order */
+	struct ckpt *ckpt;
+	size_t nckpt, ackpt;
+	uint64_t interval, next_ckpt, ckpt_bytes;
+
+	uint32_t breaks[RPL_MAX_POINTS];
+	int nbreak;
+	struct rpl_watchpoint watch[RPL_MAX_POINTS];
+	int nwatch;
+	volatile int interrupt;
 
 	struct st_truth_reader *truth;
 	uint64_t verified;
 };
 
 #define U(x) ((unsigned long long)(x))
+
+static void take_checkpoint(struct rpl *r);
 
 /* "<file>: core C, instruction N, bit B: ..." and the replay stops. */
 static int desync(struct rpl *r, const char *file, int core, uint64_t bit, const char *fmt, ...)
@@ -91,7 +125,7 @@ static int desync(struct rpl *r, const char *file, int core, uint64_t bit, const
 	va_end(ap);
 	r->failed = 1;
 	return error("%s: core %d, instruction %llu (position %llu), bit %llu: %s", file, core,
-		     U(r->insns[core]), U(r->position), U(bit), msg);
+		     U(r->d.insns[core]), U(r->d.position), U(bit), msg);
 }
 
 /* A message that does not decode (the codec said why): add where the replay was. */
@@ -106,21 +140,21 @@ static int lv_next(struct rpl *r)
 {
 	int s;
 
-	r->lv_have = 0;
+	r->d.lv_have = 0;
 	if (!r->mf.lv_on)
 		return 0;
-	r->lv_head_at = st_lv_decoder_pos(&r->lvd);
-	s = st_lv_get_head(&r->lvd, &r->lv_head);
+	r->d.lv_head_at = st_lv_decoder_pos(&r->d.lvd);
+	s = st_lv_get_head(&r->d.lvd, &r->d.lv_head);
 	if (s < 0)
-		return undecodable(r, r->lv_path, r->cur, r->lv_head_at);
-	r->lv_have = s == 0;
+		return undecodable(r, r->lv_path, r->cur, r->d.lv_head_at);
+	r->d.lv_have = s == 0;
 	return 0;
 }
 
 /* Count kept by the recording's cf encoding (NX_b counts SL, TR_* iCnt). */
 static uint64_t *cf_icount(struct rpl *r)
 {
-	return r->mf.cf.enc == ST_CF_NXB ? r->sl : r->icnt;
+	return r->mf.cf.enc == ST_CF_NXB ? r->d.sl : r->d.icnt;
 }
 
 /* After an end message: the others follow, one per core in order, then nothing. */
@@ -130,27 +164,27 @@ static int read_ends(struct rpl *r)
 
 	for (int c = 0; c < r->ncores; c++) {
 		if (c) {
-			r->cf_head_at = st_cf_decoder_pos(&r->cfd);
-			if (st_cf_get_head(&r->cfd, &r->cf_head))
-				return desync(r, r->cf_path, c, r->cf_head_at,
+			r->d.cf_head_at = st_cf_decoder_pos(&r->d.cfd);
+			if (st_cf_get_head(&r->d.cfd, &r->d.cf_head))
+				return desync(r, r->cf_path, c, r->d.cf_head_at,
 					      "the end message of core %d is missing", c);
 		}
-		if (r->cf_head.core != c || r->cf_head.count || r->cf_head.exc != ST_CF_END)
-			return desync(r, r->cf_path, c, r->cf_head_at,
+		if (r->d.cf_head.core != c || r->d.cf_head.count || r->d.cf_head.exc != ST_CF_END)
+			return desync(r, r->cf_path, c, r->d.cf_head_at,
 				      "expected the end message of core %d, the stream has a "
-				      "message of core %d", c, r->cf_head.core);
-		r->budget[c] = r->insns[c] - cnt[c] + r->cf_head.icnt;
-		if (r->budget[c] < r->insns[c])
-			return desync(r, r->cf_path, c, r->cf_head_at,
+				      "message of core %d", c, r->d.cf_head.core);
+		r->d.budget[c] = r->d.insns[c] - cnt[c] + r->d.cf_head.icnt;
+		if (r->d.budget[c] < r->d.insns[c])
+			return desync(r, r->cf_path, c, r->d.cf_head_at,
 				      "the end message says %llu instructions after the last "
 				      "message, the core has already run %llu",
-				      U(r->cf_head.icnt), U(cnt[c]));
+				      U(r->d.cf_head.icnt), U(cnt[c]));
 	}
-	if (st_cf_get_head(&r->cfd, &r->cf_head) != 1)
-		return desync(r, r->cf_path, r->ncores - 1, st_cf_decoder_pos(&r->cfd),
+	if (st_cf_get_head(&r->d.cfd, &r->d.cf_head) != 1)
+		return desync(r, r->cf_path, r->ncores - 1, st_cf_decoder_pos(&r->d.cfd),
 			      "bits are left after the end messages");
-	r->have_end = 1;
-	r->cf_have = 0;
+	r->d.have_end = 1;
+	r->d.cf_have = 0;
 	return 0;
 }
 
@@ -158,19 +192,19 @@ static int cf_next(struct rpl *r)
 {
 	int s;
 
-	r->cf_have = 0;
+	r->d.cf_have = 0;
 	if (!r->mf.cf_on)
 		return 0;
-	r->cf_head_at = st_cf_decoder_pos(&r->cfd);
-	s = st_cf_get_head(&r->cfd, &r->cf_head);
+	r->d.cf_head_at = st_cf_decoder_pos(&r->d.cfd);
+	s = st_cf_get_head(&r->d.cfd, &r->d.cf_head);
 	if (s < 0)
-		return undecodable(r, r->cf_path, r->cur, r->cf_head_at);
+		return undecodable(r, r->cf_path, r->cur, r->d.cf_head_at);
 	if (s == 1)
-		return desync(r, r->cf_path, 0, r->cf_head_at,
+		return desync(r, r->cf_path, 0, r->d.cf_head_at,
 			      "the stream ends without end messages (truncated?)");
-	if (!r->cf_head.count && r->cf_head.exc == ST_CF_END)
+	if (!r->d.cf_head.count && r->d.cf_head.exc == ST_CF_END)
 		return read_ends(r);
-	r->cf_have = 1;
+	r->d.cf_have = 1;
 	return 0;
 }
 
@@ -197,28 +231,28 @@ static uint32_t le_value(const uint8_t *b, unsigned n)
  */
 static int lv_take(struct rpl *r, int core, uint8_t *val, unsigned n, const char *what)
 {
-	uint64_t at = r->lv_head_at;
+	uint64_t at = r->d.lv_head_at;
 
 	if (!r->mf.lv_on)
 		return desync(r, r->dir, core, 0, "a %s needs a value but the recording has no "
 			      "load-value stream", what);
-	if (!r->lv_have)
+	if (!r->d.lv_have)
 		return desync(r, r->lv_path, core, at, "the stream ends, but a %s needs a value",
 			      what);
-	if (r->lv_head.core != core)
+	if (r->d.lv_head.core != core)
 		return desync(r, r->lv_path, core, at, "a %s needs a value, the next message is "
-			      "core %d's", what, r->lv_head.core);
-	if (r->mf.lv.enc != ST_LV_NXLV && r->lv_head.count != r->hits[core])
+			      "core %d's", what, r->d.lv_head.core);
+	if (r->mf.lv.enc != ST_LV_NXLV && r->d.lv_head.count != r->d.hits[core])
 		return desync(r, r->lv_path, core, at, "the message counts %llu hits before this "
-			      "%s, the replay's cache copy %llu", U(r->lv_head.count), what,
-			      U(r->hits[core]));
-	if (st_lv_get_value(&r->lvd, val, n))
+			      "%s, the replay's cache copy %llu", U(r->d.lv_head.count), what,
+			      U(r->d.hits[core]));
+	if (st_lv_get_value(&r->d.lvd, val, n))
 		return undecodable(r, r->lv_path, core, at);
 	if (r->nlv_due < MAX_STEP_ACC) {
-		r->lv_due[r->nlv_due] = r->lv_head.cycle;
+		r->lv_due[r->nlv_due] = r->d.lv_head.cycle;
 		r->lv_due_at[r->nlv_due++] = at;
 	}
-	r->hits[core] = 0;
+	r->d.hits[core] = 0;
 	return lv_next(r);
 }
 
@@ -242,7 +276,7 @@ static int merge(struct rpl *r, int core, uint32_t addr, const uint8_t *val, uns
 	rpl_mem_write(r->mem, addr, val, n);
 	return 0;
 differ:
-	return desync(r, r->lv_path, core, r->lv_head_at,
+	return desync(r, r->lv_path, core, r->d.lv_head_at,
 		      "the traced bytes at 0x%08x differ from what the replay knows there", addr);
 }
 
@@ -256,7 +290,7 @@ static int load_mem(struct rpl *r, int core, uint32_t addr, unsigned size, uint3
 	switch (r->mf.lv_on ? (int)r->mf.lv.enc : -1) {
 	case ST_LV_CFIAT: /* CFAT Fig. 4, replay side */
 		if (dc_fa_load(r->fa, core, addr, size, &ga, &glen) == DC_FA_HIT) {
-			r->hits[core]++;
+			r->d.hits[core]++;
 			break;
 		}
 		if (lv_take(r, core, v, glen, "load") || merge(r, core, ga, v, glen))
@@ -265,7 +299,7 @@ static int load_mem(struct rpl *r, int core, uint32_t addr, unsigned size, uint3
 	case ST_LV_MC2RT: /* mc2RT Fig. 7 */
 		for (uint64_t l = addr & ~(line - 1); l <= ((uint64_t)addr + size - 1); l += line) {
 			if (dc_mc2rt_read(r->mc, core, (uint32_t)l, &ga) == DC_MC2RT_HIT) {
-				r->hits[core]++;
+				r->d.hits[core]++;
 				continue;
 			}
 			if (lv_take(r, core, v, line, "load") || merge(r, core, ga, v, line))
@@ -280,7 +314,7 @@ static int load_mem(struct rpl *r, int core, uint32_t addr, unsigned size, uint3
 		break;
 	}
 	if (rpl_mem_read(r->mem, addr, b, size, &first))
-		return desync(r, r->lv_path ? r->lv_path : r->dir, core, r->lv_head_at,
+		return desync(r, r->lv_path ? r->lv_path : r->dir, core, r->d.lv_head_at,
 			      "a %u-byte load at 0x%08x reads 0x%08x, which the debugger does "
 			      "not know although the cache copy says it should", size, addr, first);
 	*val = le_value(b, size);
@@ -330,11 +364,11 @@ static int bus_read(void *ctx, struct isa_cpu *cpu, uint32_t addr, unsigned size
 			return ISA_BUS_OK;
 		*val = le_value(v, size);
 		if (reg == BOARD_R_PPB && *val != want)
-			desync(r, r->lv_path, core, r->lv_head_at, "the System Control Space "
+			desync(r, r->lv_path, core, r->d.lv_head_at, "the System Control Space "
 			       "register at 0x%08x reads 0x%08x in the replay, the stream says "
 			       "0x%08x", addr, want, *val);
 		if (reg == BOARD_R_CPUID && *val != (uint32_t)core)
-			desync(r, r->lv_path, core, r->lv_head_at, "the core-index register "
+			desync(r, r->lv_path, core, r->d.lv_head_at, "the core-index register "
 			       "reads %u in the stream", *val);
 		break;
 	}
@@ -405,13 +439,13 @@ static int bus_bkpt(void *ctx, struct isa_cpu *cpu, unsigned imm)
 		isa_cpu_set(cpu, 0, 0);
 		return ISA_BKPT_HANDLED;
 	case 0x18: /* SYS_EXIT */
-		r->exit_status = arg == 0x20026u ? 0 : 1;
+		r->d.exit_status = arg == 0x20026u ? 0 : 1;
 		return ISA_BKPT_STOP;
 	case 0x20: /* SYS_EXIT_EXTENDED */
-		r->exit_status = 1;
+		r->d.exit_status = 1;
 		if (rpl_mem_valid(arg, 8) && !rpl_mem_read(r->mem, arg, blk, 8, NULL) &&
 		    le_value(blk, 4) == 0x20026u)
-			r->exit_status = (int)le_value(blk + 4, 4);
+			r->d.exit_status = (int)le_value(blk + 4, 4);
 		return ISA_BKPT_STOP;
 	}
 	return error("replay: core %d, pc 0x%08x: semihosting operation 0x%x, which the "
@@ -535,13 +569,13 @@ struct rpl *rpl_open(const char *dir)
 		r->cf_path = join(dir, r->mf.cf_file);
 		if (!(r->cf_buf = read_stream(r->cf_path, r->mf.cf_bits)))
 			goto fail;
-		st_cf_decoder_init(&r->cfd, &r->mf.cf, r->cf_buf, r->mf.cf_bits, r->cf_path);
+		st_cf_decoder_init(&r->d.cfd, &r->mf.cf, r->cf_buf, r->mf.cf_bits, r->cf_path);
 	}
 	if (r->mf.lv_on) {
 		r->lv_path = join(dir, r->mf.lv_file);
 		if (!(r->lv_buf = read_stream(r->lv_path, r->mf.lv_bits)))
 			goto fail;
-		st_lv_decoder_init(&r->lvd, &r->mf.lv, r->lv_buf, r->mf.lv_bits, r->lv_path);
+		st_lv_decoder_init(&r->d.lvd, &r->mf.lv, r->lv_buf, r->mf.lv_bits, r->lv_path);
 		if (r->mf.lv.enc == ST_LV_CFIAT) {
 			r->fa = dc_fa_new(&r->mf.cache);
 		} else if (r->mf.lv.enc == ST_LV_MC2RT) {
@@ -559,6 +593,8 @@ struct rpl *rpl_open(const char *dir)
 	}
 	if (cf_next(r) || lv_next(r))
 		goto fail;
+	rpl_set_interval(r, RPL_DEFAULT_INTERVAL);
+	take_checkpoint(r); /* the beginning */
 	free(mpath);
 	return r;
 fail:
@@ -573,6 +609,11 @@ void rpl_close(struct rpl *r)
 		return;
 	if (r->truth)
 		st_truth_close_reader(r->truth);
+	for (size_t i = 0; i < r->nckpt; i++) {
+		rpl_mem_free(r->ckpt[i].mem);
+		free(r->ckpt[i].blob);
+	}
+	free(r->ckpt);
 	for (int i = 0; i < r->ncores; i++) {
 		if (r->bp[i] && !(r->mf.bp_shared && i))
 			bp_free(r->bp[i]);
@@ -600,24 +641,29 @@ const struct st_manifest *rpl_manifest(const struct rpl *r)
 	return &r->mf;
 }
 
+const char *rpl_dir(const struct rpl *r)
+{
+	return r->dir;
+}
+
 /* ---- control flow: the mcfTRaptor checks of one step ------------------------------ */
 
 static int cf_expect_head(struct rpl *r, int core, const char *what)
 {
-	if (!r->cf_have)
-		return desync(r, r->cf_path, core, r->cf_head_at, "%s, but the stream has no "
+	if (!r->d.cf_have)
+		return desync(r, r->cf_path, core, r->d.cf_head_at, "%s, but the stream has no "
 			      "message left", what);
-	if (r->cf_head.core != core)
-		return desync(r, r->cf_path, core, r->cf_head_at, "%s, but the next message is "
-			      "core %d's", what, r->cf_head.core);
+	if (r->d.cf_head.core != core)
+		return desync(r, r->cf_path, core, r->d.cf_head_at, "%s, but the next message is "
+			      "core %d's", what, r->d.cf_head.core);
 	return 0;
 }
 
 static int cf_check_time(struct rpl *r, int core, uint64_t cycle)
 {
-	if (r->mf.cf.timed && r->cf_head.cycle != cycle)
-		return desync(r, r->cf_path, core, r->cf_head_at, "the message is stamped cycle "
-			      "%llu, the replay is at cycle %llu", U(r->cf_head.cycle), U(cycle));
+	if (r->mf.cf.timed && r->d.cf_head.cycle != cycle)
+		return desync(r, r->cf_path, core, r->d.cf_head_at, "the message is stamped cycle "
+			      "%llu, the replay is at cycle %llu", U(r->d.cf_head.cycle), U(cycle));
 	return 0;
 }
 
@@ -630,17 +676,17 @@ static int cf_exception(struct rpl *r, int core, unsigned exc, int tail, uint64_
 		 tail ? " (tail-chained)" : "");
 	if (cf_expect_head(r, core, what))
 		return -1;
-	if (r->cf_head.count)
-		return desync(r, r->cf_path, core, r->cf_head_at, "%s, the stream has a branch "
-			      "message (count %llu)", what, U(r->cf_head.count));
-	if (r->cf_head.exc != exc || r->cf_head.tail != tail || r->cf_head.icnt != cnt[core])
-		return desync(r, r->cf_path, core, r->cf_head_at, "%s after %llu instructions, "
+	if (r->d.cf_head.count)
+		return desync(r, r->cf_path, core, r->d.cf_head_at, "%s, the stream has a branch "
+			      "message (count %llu)", what, U(r->d.cf_head.count));
+	if (r->d.cf_head.exc != exc || r->d.cf_head.tail != tail || r->d.cf_head.icnt != cnt[core])
+		return desync(r, r->cf_path, core, r->d.cf_head_at, "%s after %llu instructions, "
 			      "the stream says exception %u%s after %llu", what, U(cnt[core]),
-			      r->cf_head.exc, r->cf_head.tail ? " (tail-chained)" : "",
-			      U(r->cf_head.icnt));
+			      r->d.cf_head.exc, r->d.cf_head.tail ? " (tail-chained)" : "",
+			      U(r->d.cf_head.icnt));
 	if (cf_check_time(r, core, cycle))
 		return -1;
-	r->bcnt[core] = r->icnt[core] = r->sl[core] = 0;
+	r->d.bcnt[core] = r->d.icnt[core] = r->d.sl[core] = 0;
 	return cf_next(r);
 }
 
@@ -650,33 +696,33 @@ static int cf_branch_msg(struct rpl *r, int core, uint64_t count, int indirect, 
 {
 	if (cf_expect_head(r, core, "the replay's predictor mispredicts"))
 		return -1;
-	if (r->cf_head.count != count)
-		return desync(r, r->cf_path, core, r->cf_head_at, "the replay mispredicts at "
+	if (r->d.cf_head.count != count)
+		return desync(r, r->cf_path, core, r->d.cf_head_at, "the replay mispredicts at "
 			      "count %llu, the stream's message is for count %llu", U(count),
-			      U(r->cf_head.count));
+			      U(r->d.cf_head.count));
 	if (cf_check_time(r, core, cycle))
 		return -1;
 	if (indirect) {
-		if (st_cf_get_target(&r->cfd, &r->cf_head, cond))
-			return undecodable(r, r->cf_path, core, r->cf_head_at);
-		if (r->cf_head.taken != taken || (taken && r->cf_head.ta != ta))
-			return desync(r, r->cf_path, core, r->cf_head_at, "the branch went %s "
+		if (st_cf_get_target(&r->d.cfd, &r->d.cf_head, cond))
+			return undecodable(r, r->cf_path, core, r->d.cf_head_at);
+		if (r->d.cf_head.taken != taken || (taken && r->d.cf_head.ta != ta))
+			return desync(r, r->cf_path, core, r->d.cf_head_at, "the branch went %s "
 				      "0x%08x, the stream says %s 0x%08x", taken ? "to" : "not taken,",
-				      ta, r->cf_head.taken ? "to" : "not taken,", r->cf_head.ta);
+				      ta, r->d.cf_head.taken ? "to" : "not taken,", r->d.cf_head.ta);
 	}
 	/* the counters restart before the next head (an end message counts on them) */
 	if (r->mf.cf.enc == ST_CF_NXB)
-		r->sl[core] = 0;
+		r->d.sl[core] = 0;
 	else
-		r->bcnt[core] = r->icnt[core] = 0;
+		r->d.bcnt[core] = r->d.icnt[core] = 0;
 	return cf_next(r);
 }
 
 /* A counted branch predicted right: the stream must not have a message here. */
 static int cf_no_msg(struct rpl *r, int core, uint64_t count)
 {
-	if (r->cf_have && r->cf_head.core == core && r->cf_head.count == count)
-		return desync(r, r->cf_path, core, r->cf_head_at, "the stream has a message at "
+	if (r->d.cf_have && r->d.cf_head.core == core && r->d.cf_head.count == count)
+		return desync(r, r->cf_path, core, r->d.cf_head_at, "the stream has a message at "
 			      "count %llu, where the replay's predictor predicts right", U(count));
 	return 0;
 }
@@ -697,8 +743,8 @@ static int cf_step(struct rpl *r, int core, const struct isa_step *st, uint64_t 
 	}
 	if (st->faulted)
 		return 0;
-	r->icnt[core]++;
-	r->sl[core]++;
+	r->d.icnt[core]++;
+	r->d.sl[core]++;
 	if (st->exc_return && st->exc)
 		return cf_exception(r, core, st->exc, 1, cycle);
 	if (st->cf == ISA_CF_NONE)
@@ -711,13 +757,13 @@ static int cf_step(struct rpl *r, int core, const struct isa_step *st, uint64_t 
 	if (nx) {
 		if (!taken || !(pred.indirect || st->cf == ISA_CF_COND_DIRECT))
 			return 0;
-		return cf_branch_msg(r, core, r->sl[core], pred.indirect, 0, 1, st->next_pc, cycle);
+		return cf_branch_msg(r, core, r->d.sl[core], pred.indirect, 0, 1, st->next_pc, cycle);
 	}
 	if (pred.counts)
-		r->bcnt[core]++;
+		r->d.bcnt[core]++;
 	if (miss == BP_MISS_NONE)
-		return pred.counts ? cf_no_msg(r, core, r->bcnt[core]) : 0;
-	return cf_branch_msg(r, core, r->bcnt[core], pred.indirect, pred.conditional, taken,
+		return pred.counts ? cf_no_msg(r, core, r->d.bcnt[core]) : 0;
+	return cf_branch_msg(r, core, r->d.bcnt[core], pred.indirect, pred.conditional, taken,
 			     st->next_pc, cycle);
 }
 
@@ -765,7 +811,7 @@ static int differ(struct rpl *r, int core, const char *fmt, ...)
 	va_end(ap);
 	r->failed = 1;
 	return error("verify: core %d, instruction %llu (position %llu, %llu verified): %s", core,
-		     U(r->insns[core]), U(r->position), U(r->verified), msg);
+		     U(r->d.insns[core]), U(r->d.position), U(r->verified), msg);
 }
 
 static int verify_step(struct rpl *r, int core, const struct isa_step *st, uint64_t cycle)
@@ -833,9 +879,9 @@ static int verify_exit(struct rpl *r)
 	struct st_truth_rec t;
 
 	if (st_truth_next(r->truth, &t) != 1 || t.type != ST_TRUTH_EXIT ||
-	    t.status != (uint32_t)r->exit_status)
+	    t.status != (uint32_t)r->d.exit_status)
 		return differ(r, r->cur, "the truth does not end with the exit (status %d)",
-			      r->exit_status);
+			      r->d.exit_status);
 	return 0;
 }
 
@@ -844,7 +890,7 @@ static int verify_exit(struct rpl *r)
 static int at_end(struct rpl *r)
 {
 	for (int i = 0; i < r->ncores; i++)
-		if (r->insns[i] < r->budget[i])
+		if (r->d.insns[i] < r->d.budget[i])
 			return 0;
 	return 1;
 }
@@ -852,68 +898,88 @@ static int at_end(struct rpl *r)
 /* Everything consumed at the end: no message may be left in either stream. */
 static int check_drained(struct rpl *r)
 {
-	if (!r->have_end && cf_next(r))
+	if (!r->d.have_end && cf_next(r))
 		return -1;
-	if (!r->have_end)
-		return desync(r, r->cf_path, r->cur, r->cf_head_at, "the program ended, but the "
+	if (!r->d.have_end)
+		return desync(r, r->cf_path, r->cur, r->d.cf_head_at, "the program ended, but the "
 			      "stream goes on");
 	for (int i = 0; i < r->ncores; i++)
-		if (r->insns[i] != r->budget[i])
-			return desync(r, r->cf_path, i, r->cf_head_at, "the end message counts "
-				      "%llu instructions, the replay ran %llu", U(r->budget[i]),
-				      U(r->insns[i]));
-	if (r->lv_have)
-		return desync(r, r->lv_path, r->lv_head.core, r->lv_head_at, "messages are left "
+		if (r->d.insns[i] != r->d.budget[i])
+			return desync(r, r->cf_path, i, r->d.cf_head_at, "the end message counts "
+				      "%llu instructions, the replay ran %llu", U(r->d.budget[i]),
+				      U(r->d.insns[i]));
+	if (r->d.lv_have)
+		return desync(r, r->lv_path, r->d.lv_head.core, r->d.lv_head_at, "messages are left "
 			      "in the stream at the end of the recording");
 	return 0;
 }
 
-/* One scheduler step: 0 go on, 1 the end of the recording, -1 error. */
+/*
+ * One scheduler step: 0 go on, 1 the end of the recording (no step done
+ * then, or the program's exit), -1 error. r->cur, r->last and r->acc tell
+ * what the step did (r->last.ev is ISA_EV_SLEEP for a sleep step).
+ */
 static int step(struct rpl *r)
 {
-	struct isa_step st;
+	struct isa_step *st = &r->last;
 	int i = board_sched_pick(&r->sched);
 	uint64_t cycle;
 
-	if (r->have_end && at_end(r))
-		return check_drained(r) ? -1 : 1;
-	if (isa_cpu_sleeping(r->cpu[i]))
-		return board_sched_sleep(&r->sched, i, r->position);
-	if (r->have_end && r->insns[i] >= r->budget[i])
-		return desync(r, r->cf_path, i, r->cf_head_at, "core %d runs past the end of its "
-			      "trace (its end message counts %llu instructions)", i,
-			      U(r->budget[i]));
-	r->cur = i;
 	r->nacc = 0;
+	r->cur = i;
+	memset(st, 0, sizeof(*st));
+	st->ev = ISA_EV_SLEEP;
+	if (r->d.ended)
+		return 1;
+	if (r->d.have_end && at_end(r)) {
+		if (check_drained(r))
+			return -1;
+		r->d.ended = 1;
+		return 1;
+	}
+	if (isa_cpu_sleeping(r->cpu[i])) {
+		if (board_sched_sleep(&r->sched, i, r->d.position))
+			return r->failed = 1, -1;
+		r->d.steps++;
+		return 0;
+	}
+	if (r->d.have_end && r->d.insns[i] >= r->d.budget[i])
+		return desync(r, r->cf_path, i, r->d.cf_head_at, "core %d runs past the end of its "
+			      "trace (its end message counts %llu instructions)", i,
+			      U(r->d.budget[i]));
 	r->nlv_due = 0;
 	board_sched_begin(&r->sched);
-	if (isa_cpu_step(r->cpu[i], &st))
-		return -1;
-	board_sched_retire(&r->sched, i, &st);
+	if (isa_cpu_step(r->cpu[i], st))
+		return r->failed = 1, -1;
+	board_sched_retire(&r->sched, i, st);
 	if (r->failed)
 		return -1;
-	if (st.ev == ISA_EV_SLEEP)
+	r->d.steps++;
+	if (st->ev == ISA_EV_SLEEP)
 		return 0;
 	cycle = r->sched.cycles[i];
-	if ((st.ev == ISA_EV_INSN || st.ev == ISA_EV_STOP) && !st.faulted) {
-		r->insns[i]++;
-		r->position++;
+	if ((st->ev == ISA_EV_INSN || st->ev == ISA_EV_STOP) && !st->faulted) {
+		r->d.insns[i]++;
+		r->d.position++;
 	}
 	for (int k = 0; r->mf.lv.timed && k < r->nlv_due; k++)
 		if (r->lv_due[k] != cycle)
 			return desync(r, r->lv_path, i, r->lv_due_at[k], "the message is stamped "
 				      "cycle %llu, the load retired at cycle %llu", U(r->lv_due[k]),
 				      U(cycle));
-	if (cf_step(r, i, &st, cycle))
+	if (cf_step(r, i, st, cycle))
 		return -1;
-	if (r->truth && verify_step(r, i, &st, cycle))
+	if (r->truth && verify_step(r, i, st, cycle))
 		return -1;
-	if (st.ev == ISA_EV_STOP) {
-		r->exited = 1;
+	if (r->d.position >= r->next_ckpt)
+		take_checkpoint(r);
+	if (st->ev == ISA_EV_STOP) {
+		r->d.exited = 1;
 		if (check_drained(r))
 			return -1;
 		if (r->truth && verify_exit(r))
 			return -1;
+		r->d.ended = 1;
 		return 1;
 	}
 	return 0;
@@ -925,9 +991,7 @@ int rpl_run(struct rpl *r, uint64_t to)
 
 	if (r->failed)
 		return error("%s: the replay stopped at an earlier error", r->dir);
-	if (r->exited)
-		return 1;
-	while (r->position < to) {
+	while (r->d.position < to) {
 		s = step(r);
 		if (s)
 			return s;
@@ -935,14 +999,400 @@ int rpl_run(struct rpl *r, uint64_t to)
 	return 0;
 }
 
+/* ---- checkpoints ------------------------------------------------------------------- */
+
+static size_t blob_size(const struct rpl *r)
+{
+	size_t n = (size_t)r->ncores * isa_cpu_state_size();
+
+	for (int i = 0; i < r->ncores; i++) {
+		if (r->bp[i] && !(r->mf.bp_shared && i))
+			n += bp_state_size(r->bp[i]);
+		n += dc_state_size(r->sched.tcache[i]);
+	}
+	if (r->fa)
+		n += dc_fa_state_size(r->fa);
+	if (r->mc)
+		n += dc_mc2rt_state_size(r->mc);
+	return n;
+}
+
+static void take_checkpoint(struct rpl *r)
+{
+	struct ckpt *c;
+	uint8_t *p;
+
+	r->next_ckpt = r->d.position + r->interval;
+	if (r->nckpt && r->ckpt[r->nckpt - 1].d.steps >= r->d.steps)
+		return; /* we are re-running a stretch already indexed */
+	if (r->nckpt == r->ackpt) {
+		r->ackpt = r->ackpt ? 2 * r->ackpt : 64;
+		r->ckpt = xrealloc(r->ckpt, r->ackpt * sizeof(*r->ckpt));
+	}
+	c = &r->ckpt[r->nckpt++];
+	c->d = r->d;
+	c->mem = rpl_mem_snapshot(r->mem);
+	memcpy(c->cycles, r->sched.cycles, sizeof(c->cycles));
+	c->rng = r->sched.rng;
+	c->blob = p = xmalloc(blob_size(r));
+	r->ckpt_bytes += blob_size(r) + sizeof(*c);
+	for (int i = 0; i < r->ncores; i++) {
+		isa_cpu_save(r->cpu[i], p);
+		p += isa_cpu_state_size();
+		if (r->bp[i] && !(r->mf.bp_shared && i)) {
+			bp_save(r->bp[i], p);
+			p += bp_state_size(r->bp[i]);
+		}
+		dc_save(r->sched.tcache[i], p);
+		p += dc_state_size(r->sched.tcache[i]);
+	}
+	if (r->fa) {
+		dc_fa_save(r->fa, p);
+		p += dc_fa_state_size(r->fa);
+	}
+	if (r->mc)
+		dc_mc2rt_save(r->mc, p);
+}
+
+static int restore_checkpoint(struct rpl *r, const struct ckpt *c)
+{
+	const uint8_t *p = c->blob;
+
+	if (r->truth) {
+		/* the ground truth is read forward only */
+		st_truth_close_reader(r->truth);
+		r->truth = NULL;
+	}
+	r->d = c->d;
+	rpl_mem_restore(r->mem, c->mem);
+	memcpy(r->sched.cycles, c->cycles, sizeof(c->cycles));
+	r->sched.rng = c->rng;
+	for (int i = 0; i < r->ncores; i++) {
+		isa_cpu_restore(r->cpu[i], p);
+		p += isa_cpu_state_size();
+		if (r->bp[i] && !(r->mf.bp_shared && i)) {
+			if (bp_restore(r->bp[i], p, bp_state_size(r->bp[i])))
+				return -1;
+			p += bp_state_size(r->bp[i]);
+		}
+		dc_restore(r->sched.tcache[i], p);
+		p += dc_state_size(r->sched.tcache[i]);
+	}
+	if (r->fa) {
+		if (dc_fa_restore(r->fa, p, dc_fa_state_size(r->fa)))
+			return -1;
+		p += dc_fa_state_size(r->fa);
+	}
+	if (r->mc && dc_mc2rt_restore(r->mc, p, dc_mc2rt_state_size(r->mc)))
+		return -1;
+	r->failed = 0;
+	r->next_ckpt = r->d.position + 1;
+	return 0;
+}
+
+/* The latest checkpoint at or before step s (there is always the one at step 0). */
+static const struct ckpt *ckpt_before(const struct rpl *r, uint64_t s)
+{
+	size_t lo = 0, hi = r->nckpt;
+
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (r->ckpt[mid].d.steps <= s)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return &r->ckpt[lo];
+}
+
+void rpl_set_interval(struct rpl *r, uint64_t insns)
+{
+	r->interval = insns ? insns : 1;
+	r->next_ckpt = r->d.position + r->interval;
+}
+
+/* Go to the state after s steps: 0, 1 if the recording ends before, -1 error. */
+int rpl_seek_step(struct rpl *r, uint64_t s)
+{
+	const struct ckpt *c = ckpt_before(r, s);
+	int k;
+
+	if (r->failed || r->d.steps > s || c->d.steps > r->d.steps)
+		if (restore_checkpoint(r, c))
+			return -1;
+	while (r->d.steps < s) {
+		k = step(r);
+		if (k)
+			return k;
+	}
+	return 0;
+}
+
+int rpl_seek(struct rpl *r, uint64_t position)
+{
+	const struct ckpt *c = &r->ckpt[0];
+	int k;
+
+	for (size_t i = 0; i < r->nckpt && r->ckpt[i].d.position <= position; i++)
+		c = &r->ckpt[i];
+	if (r->failed || r->d.position > position || c->d.steps > r->d.steps)
+		if (restore_checkpoint(r, c))
+			return -1;
+	while (r->d.position < position) {
+		k = step(r);
+		if (k)
+			return k;
+	}
+	return 0;
+}
+
+int rpl_index(struct rpl *r)
+{
+	int k;
+
+	while (!(k = step(r)))
+		;
+	return k < 0 ? -1 : 0;
+}
+
+/* ---- breakpoints, watchpoints, continue and step ---------------------------------- */
+
+int rpl_break(struct rpl *r, uint32_t pc, int on)
+{
+	for (int i = 0; i < r->nbreak; i++)
+		if (r->breaks[i] == pc) {
+			if (!on)
+				r->breaks[i] = r->breaks[--r->nbreak];
+			return 0;
+		}
+	if (!on)
+		return error("no breakpoint at 0x%08x", pc);
+	if (r->nbreak == RPL_MAX_POINTS)
+		return error("%d breakpoints already set", RPL_MAX_POINTS);
+	r->breaks[r->nbreak++] = pc;
+	return 0;
+}
+
+int rpl_watch(struct rpl *r, uint32_t addr, uint32_t len, enum rpl_watch_kind kind, int on)
+{
+	for (int i = 0; i < r->nwatch; i++)
+		if (r->watch[i].addr == addr && r->watch[i].len == len && r->watch[i].kind == kind) {
+			if (!on)
+				r->watch[i] = r->watch[--r->nwatch];
+			return 0;
+		}
+	if (!on)
+		return error("no watchpoint at 0x%08x", addr);
+	if (!len)
+		return error("a watchpoint needs a length");
+	if (r->nwatch == RPL_MAX_POINTS)
+		return error("%d watchpoints already set", RPL_MAX_POINTS);
+	r->watch[r->nwatch++] = (struct rpl_watchpoint){ addr, len, kind };
+	return 0;
+}
+
+/* Will the next step execute an instruction at a breakpoint? */
+static int at_break(struct rpl *r, int *core)
+{
+	int i = board_sched_pick(&r->sched);
+	uint32_t pc;
+
+	if (!r->nbreak || r->d.ended || !isa_cpu_will_execute(r->cpu[i]))
+		return 0;
+	pc = isa_cpu_get(r->cpu[i], ISA_R_PC);
+	for (int k = 0; k < r->nbreak; k++)
+		if (r->breaks[k] == pc) {
+			*core = i;
+			return 1;
+		}
+	return 0;
+}
+
+/* Did the last step's accesses hit a watchpoint? Fills *stop. */
+static int hit_watch(struct rpl *r, struct rpl_stop *stop)
+{
+	for (int a = 0; a < r->nacc; a++) {
+		const struct acc *x = &r->acc[a];
+
+		if (x->kind != ISA_ACC_LOAD && x->kind != ISA_ACC_STORE &&
+		    x->kind != ISA_ACC_LDREX && x->kind != ISA_ACC_STREX)
+			continue;
+		for (int w = 0; w < r->nwatch; w++) {
+			const struct rpl_watchpoint *p = &r->watch[w];
+
+			if (x->addr >= p->addr + p->len || p->addr >= x->addr + x->size)
+				continue;
+			if ((p->kind == RPL_WATCH_WRITE && !x->store) ||
+			    (p->kind == RPL_WATCH_READ && x->store))
+				continue;
+			stop->kind = RPL_STOP_WATCH;
+			stop->watch = *p;
+			stop->addr = x->addr > p->addr ? x->addr : p->addr;
+			stop->core = r->cur;
+			stop->store = x->store;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static void fill_stop(struct rpl *r, struct rpl_stop *stop, enum rpl_stop_kind kind, int core)
+{
+	stop->kind = kind;
+	stop->core = core;
+	stop->position = r->d.position;
+	stop->step = r->d.steps;
+}
+
+/*
+ * Forward until a breakpoint (stop before the instruction), a watchpoint
+ * (stop after the access), `core` retiring an instruction (core >= 0: a
+ * single step), an interrupt request or the end.
+ */
+static int forward(struct rpl *r, int core, struct rpl_stop *stop)
+{
+	int k, c, first = 1;
+
+	memset(stop, 0, sizeof(*stop));
+	for (;;) {
+		if (!first && at_break(r, &c)) {
+			fill_stop(r, stop, RPL_STOP_BREAK, c);
+			return 0;
+		}
+		if (r->interrupt) {
+			r->interrupt = 0;
+			fill_stop(r, stop, RPL_STOP_INTERRUPT, r->cur);
+			return 0;
+		}
+		first = 0;
+		k = step(r);
+		if (k < 0)
+			return -1;
+		if (k > 0) {
+			fill_stop(r, stop, RPL_STOP_END, r->cur);
+			return 0;
+		}
+		if (hit_watch(r, stop)) {
+			stop->position = r->d.position;
+			stop->step = r->d.steps;
+			return 0;
+		}
+		if (core >= 0 && r->cur == core &&
+		    (r->last.ev == ISA_EV_INSN || r->last.ev == ISA_EV_STOP) && !r->last.faulted) {
+			fill_stop(r, stop, RPL_STOP_STEP, core);
+			return 0;
+		}
+	}
+}
+
+/*
+ * Backward: the latest event before the current step. Events: a breakpoint
+ * before step k (state k - 1), a watchpoint hit by step k (state k), core
+ * retiring an instruction at step k (state k - 1, a reverse single step).
+ */
+static int backward(struct rpl *r, int core, struct rpl_stop *stop)
+{
+	uint64_t now = r->d.steps, hi = now;
+	struct rpl_stop found, w;
+	int have, c, k;
+
+	memset(stop, 0, sizeof(*stop));
+	while (hi > 0) {
+		const struct ckpt *ck = ckpt_before(r, hi - 1);
+
+		if (restore_checkpoint(r, ck))
+			return -1;
+		have = 0;
+		while (r->d.steps < hi) {
+			if (r->interrupt) {
+				r->interrupt = 0;
+				fill_stop(r, stop, RPL_STOP_INTERRUPT, r->cur);
+				return 0;
+			}
+			if (at_break(r, &c) && r->d.steps < now) {
+				fill_stop(r, &found, RPL_STOP_BREAK, c);
+				have = 1;
+			}
+			k = step(r);
+			if (k < 0)
+				return -1;
+			if (k > 0)
+				break;
+			if (r->d.steps <= now && hit_watch(r, &w)) {
+				w.position = r->d.position;
+				w.step = r->d.steps;
+				found = w;
+				have = 1;
+			}
+			if (core >= 0 && r->cur == core && r->d.steps <= now &&
+			    (r->last.ev == ISA_EV_INSN || r->last.ev == ISA_EV_STOP) &&
+			    !r->last.faulted) {
+				found.kind = RPL_STOP_STEP;
+				found.core = core;
+				found.step = r->d.steps - 1;
+				have = 1;
+			}
+		}
+		if (have) {
+			if (rpl_seek_step(r, found.step) < 0)
+				return -1;
+			found.position = r->d.position;
+			*stop = found;
+			return 0;
+		}
+		hi = ck->d.steps;
+	}
+	if (restore_checkpoint(r, &r->ckpt[0]))
+		return -1;
+	fill_stop(r, stop, RPL_STOP_BEGIN, 0);
+	return 0;
+}
+
+int rpl_continue(struct rpl *r, int reverse, struct rpl_stop *stop)
+{
+	return reverse ? backward(r, -1, stop) : forward(r, -1, stop);
+}
+
+int rpl_stepi(struct rpl *r, int core, int reverse, struct rpl_stop *stop)
+{
+	if (core < 0 || core >= r->ncores)
+		return error("no core %d", core);
+	return reverse ? backward(r, core, stop) : forward(r, core, stop);
+}
+
+void rpl_interrupt(struct rpl *r)
+{
+	r->interrupt = 1;
+}
+
+uint64_t rpl_steps(const struct rpl *r)
+{
+	return r->d.steps;
+}
+
+size_t rpl_checkpoints(const struct rpl *r, uint64_t *bytes)
+{
+	if (bytes)
+		*bytes = r->ckpt_bytes + rpl_mem_live_bytes();
+	return r->nckpt;
+}
+
+int rpl_read_mem(struct rpl *r, uint32_t addr, uint8_t *buf, uint32_t n, uint32_t *unknown)
+{
+	if (!rpl_mem_valid(addr, n))
+		return -1;
+	return rpl_mem_read(r->mem, addr, buf, n, unknown) ? 1 : 0;
+}
+
 uint64_t rpl_position(const struct rpl *r)
 {
-	return r->position;
+	return r->d.position;
 }
 
 uint64_t rpl_core_insns(const struct rpl *r, int core)
 {
-	return r->insns[core];
+	return r->d.insns[core];
 }
 
 uint64_t rpl_verified(const struct rpl *r)
@@ -967,7 +1417,7 @@ struct isa_cpu *rpl_cpu(struct rpl *r, int core)
 
 int rpl_exited(const struct rpl *r, int *status)
 {
-	if (r->exited && status)
-		*status = r->exit_status;
-	return r->exited;
+	if (r->d.exited && status)
+		*status = r->d.exit_status;
+	return r->d.exited;
 }

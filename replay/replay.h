@@ -18,7 +18,15 @@
  * offset, and the replay stops there.
  *
  * A position is the number of instructions retired by all cores so far,
- * in the global order (0 = the reset state).
+ * in the global order (0 = the reset state). Finer, a step counts every
+ * scheduler step (instructions, exception entries, sleeps): the state
+ * "after step s" is unique, and the state at a position is the one right
+ * after the step that retired that instruction.
+ *
+ * Checkpoints (the scalar state, every core's registers, the predictor,
+ * cache and timing-cache copies, and the memory picture by copy-on-write
+ * pages) are taken every `interval` instructions as the replay first runs
+ * forward; going back restores the nearest one before and runs forward.
  */
 #ifndef RAPTOR_REPLAY_H
 #define RAPTOR_REPLAY_H
@@ -29,7 +37,40 @@
 #include "streams/manifest.h"
 #include "util/util.h"
 
+#define RPL_MAX_POINTS 64	  /* breakpoints, and watchpoints */
+#define RPL_DEFAULT_INTERVAL 65536 /* instructions between checkpoints */
+
 struct rpl;
+
+enum rpl_watch_kind {
+	RPL_WATCH_WRITE,  /* GDB Z2 */
+	RPL_WATCH_READ,	  /* Z3 */
+	RPL_WATCH_ACCESS, /* Z4 */
+};
+
+struct rpl_watchpoint {
+	uint32_t addr, len;
+	enum rpl_watch_kind kind;
+};
+
+enum rpl_stop_kind {
+	RPL_STOP_NONE,
+	RPL_STOP_BREAK,	    /* before an instruction at a breakpoint */
+	RPL_STOP_WATCH,	    /* after an instruction's access to a watched range */
+	RPL_STOP_STEP,	    /* a single step done (forward: after; reverse: before) */
+	RPL_STOP_BEGIN,	    /* the beginning of the recording (reverse) */
+	RPL_STOP_END,	    /* the end of the recording (forward) */
+	RPL_STOP_INTERRUPT, /* rpl_interrupt */
+};
+
+struct rpl_stop {
+	enum rpl_stop_kind kind;
+	int core;		     /* the core that stopped */
+	uint64_t position, step;     /* where the replay is now */
+	struct rpl_watchpoint watch; /* RPL_STOP_WATCH: which one */
+	uint32_t addr;		     /* ... and the first watched byte accessed */
+	int store;		     /* ... by a store */
+};
 
 /*
  * Open the recording in directory dir: read and check the manifest, check
@@ -41,6 +82,8 @@ struct rpl *rpl_open(const char *dir);
 void rpl_close(struct rpl *r);
 
 const struct st_manifest *rpl_manifest(const struct rpl *r);
+/* The recording's directory, as given to rpl_open. */
+const char *rpl_dir(const struct rpl *r);
 
 /*
  * Compare every step with the ground truth dir/truth.gz from now on (core,
@@ -55,6 +98,58 @@ int rpl_verify(struct rpl *r) MUST_CHECK;
  * on a desync, a verification difference or an ISS error (reported).
  */
 int rpl_run(struct rpl *r, uint64_t to) MUST_CHECK;
+
+/*
+ * Checkpoints every `insns` instructions from now on (default
+ * RPL_DEFAULT_INTERVAL); one at the beginning always exists.
+ */
+void rpl_set_interval(struct rpl *r, uint64_t insns);
+/* Replay to the end once, leaving checkpoints all along. 0 / -1. */
+int rpl_index(struct rpl *r) MUST_CHECK;
+/* Number of checkpoints; *bytes gets the memory they and the pictures hold. */
+size_t rpl_checkpoints(const struct rpl *r, uint64_t *bytes);
+
+/*
+ * Go to a position (the state right after its instruction) or a step,
+ * forward or backward. 0; 1 when the recording ends first (the replay is
+ * then at its end); -1 on error.
+ */
+int rpl_seek(struct rpl *r, uint64_t position) MUST_CHECK;
+int rpl_seek_step(struct rpl *r, uint64_t step) MUST_CHECK;
+
+/* Set (on = 1) or clear a breakpoint on any core's instruction at pc. 0 / -1. */
+int rpl_break(struct rpl *r, uint32_t pc, int on) MUST_CHECK;
+/* Set or clear a watchpoint on [addr, addr + len). 0 / -1. */
+int rpl_watch(struct rpl *r, uint32_t addr, uint32_t len, enum rpl_watch_kind kind,
+	      int on) MUST_CHECK;
+
+/*
+ * Run forward or backward (reverse = 1) to the next breakpoint, watchpoint,
+ * end or beginning, or an interrupt request; *stop says which. Forward, the
+ * first instruction is not checked against breakpoints (resuming from one
+ * executes it). Backward, the latest event strictly before now: a
+ * breakpoint leaves the state before its instruction, a watchpoint after
+ * the access. Watchpoints see the instructions' data accesses (not
+ * exception stacking or vector reads). 0 / -1.
+ */
+int rpl_continue(struct rpl *r, int reverse, struct rpl_stop *stop) MUST_CHECK;
+/*
+ * One instruction of core: forward, run (all cores, in the recorded order)
+ * until core retires its next instruction; backward, go to the state just
+ * before core's latest retired instruction. Breakpoints and watchpoints on
+ * the way stop it first. 0 / -1.
+ */
+int rpl_stepi(struct rpl *r, int core, int reverse, struct rpl_stop *stop) MUST_CHECK;
+/* Ask a running continue (either direction) to stop (signal-safe). */
+void rpl_interrupt(struct rpl *r);
+
+/*
+ * Memory as the debugger knows it now: 0 all n bytes known, 1 some unknown
+ * (*unknown gets the first; those read as 0), -1 outside ROM/SRAM.
+ */
+int rpl_read_mem(struct rpl *r, uint32_t addr, uint8_t *buf, uint32_t n, uint32_t *unknown);
+
+uint64_t rpl_steps(const struct rpl *r);
 
 /* Instructions retired so far, all cores, and by one core. */
 uint64_t rpl_position(const struct rpl *r);

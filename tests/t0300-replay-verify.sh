@@ -80,6 +80,22 @@ test_expect_success '--to stops at a position' '
 	grep "1000 instructions replayed in" err
 '
 
+test_expect_success 'random access: seeks forward and backward equal the truth' '
+	"$RAPTOR" replay good --random 300 --interval 2000 2>err &&
+	grep "300 random positions among [0-9]* equal the ground truth" err &&
+	for w in lu-m3-O0 systick-m4-O2 ring-m3-Os; do
+		"$RAPTOR" record "$GUEST/$w.elf" --cpu $(cpu_of $w) --cores 8 --truth -o ra.$w -q \
+			>/dev/null &&
+		"$RAPTOR" replay ra.$w --random 200 --interval 3000 --seed 5 2>err &&
+		grep "200 random positions" err &&
+		sed "s/^/# /" err || return 1
+	done &&
+	"$RAPTOR" record "$GUEST/reduction-m3-O2.elf" --cores 4 --lv-enc mc2rt --cf-enc nxb \
+		--share-predictors --truth -o ra.mc -q >/dev/null &&
+	"$RAPTOR" replay ra.mc --random 200 --interval 1000 2>err &&
+	grep "200 random positions" err
+'
+
 test_expect_success 'a truncated stream is refused before the replay starts' '
 	cp -r good trunc &&
 	head -c 100 good/lv.bin >trunc/lv.bin &&
