@@ -27,6 +27,11 @@ static const char replay_usage[] =
 	"                  positions in a shuffled order (forward and backward from\n"
 	"                  checkpoints) and compare every core's registers and the\n"
 	"                  memory last accessed with the ground truth there\n"
+	"  --check-points N  pick N program counters and N store addresses from the\n"
+	"                  ground truth: continue forward from the beginning and\n"
+	"                  reverse-continue from the end to each (breakpoints, write\n"
+	"                  watchpoints), and do N stepi-forward-then-back rounds;\n"
+	"                  every stop must be the truth's (N up to 64)\n"
 	"  --interval N    instructions between checkpoints (default 65536)\n"
 	"  --seed S        seed of --random's choices (default 1)\n"
 	"  -q, --quiet     no summary\n"
@@ -37,19 +42,21 @@ static const char replay_usage[] =
 
 int cmd_replay(int argc, char **argv)
 {
-	enum { O_VERIFY = 256, O_TO, O_RANDOM, O_INTERVAL, O_SEED };
+	enum { O_VERIFY = 256, O_TO, O_RANDOM, O_INTERVAL, O_SEED, O_POINTS };
 	static const struct option opts[] = {
 		{ "verify", no_argument, NULL, O_VERIFY },
 		{ "to", required_argument, NULL, O_TO },
 		{ "random", required_argument, NULL, O_RANDOM },
 		{ "interval", required_argument, NULL, O_INTERVAL },
 		{ "seed", required_argument, NULL, O_SEED },
+		{ "check-points", required_argument, NULL, O_POINTS },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t to = UINT64_MAX, nrandom = 0, interval = 0, seed = 1, bytes, end = 0;
-	unsigned fwd, bwd;
+	unsigned fwd, bwd, checks;
+	uint64_t npoints = 0;
 	int opt, verify = 0, quiet = 0, s, status;
 	struct timespec t0, t1;
 	struct rpl *r;
@@ -72,6 +79,11 @@ int cmd_replay(int argc, char **argv)
 		case O_INTERVAL:
 			if (parse_u64(optarg, &interval) || !interval)
 				return error("--interval: '%s' is not a positive number", optarg), 2;
+			break;
+		case O_POINTS:
+			if (parse_u64(optarg, &npoints) || !npoints || npoints > 64)
+				return error("--check-points: '%s' is not a number from 1 to 64",
+					     optarg), 2;
 			break;
 		case O_SEED:
 			if (parse_u64(optarg, &seed))
@@ -98,6 +110,15 @@ int cmd_replay(int argc, char **argv)
 		return 1;
 	if (interval)
 		rpl_set_interval(r, interval);
+	if (npoints) {
+		s = rpl_check_points(r, (unsigned)npoints, seed, &checks);
+		if (!s && !quiet)
+			fprintf(stderr, "raptor replay: %s: %u breakpoint, watchpoint and stepi "
+				"checks in both directions equal the ground truth\n", argv[optind],
+				checks);
+		rpl_close(r);
+		return s ? 1 : 0;
+	}
 	if (nrandom) {
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		s = rpl_check_random(r, (unsigned)nrandom, seed, &end, &fwd, &bwd);

@@ -169,3 +169,210 @@ out:
 	free(p);
 	return ret;
 }
+
+/* ---- breakpoints, watchpoints and single steps against the truth ------------ */
+
+struct bp_probe {
+	uint32_t pc;
+	int seen;
+	uint64_t first_pos, last_pos; /* instructions retired before it */
+	int first_core, last_core;
+};
+
+struct wp_probe {
+	uint32_t addr;
+	unsigned size;
+	int seen;
+	uint64_t first_pos, last_pos; /* instructions retired after the store */
+	int first_core, last_core;
+};
+
+static int by_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Pass 1 picks PCs and store addresses at random records, pass 2 finds their first and last. */
+static int scan_truth(const char *path, uint64_t *x, struct bp_probe *bp, unsigned nbp,
+		      struct wp_probe *wp, unsigned nwp)
+{
+	struct st_truth_reader *t;
+	struct st_truth_rec rec;
+	uint64_t total = 0, pos, want_i[64], want_a[64];
+	unsigned ki = 0, ka = 0;
+	int s;
+
+	for (int pass = 0; pass < 2; pass++) {
+		uint64_t i = 0;
+
+		if (!(t = st_truth_open(path)))
+			return -1;
+		pos = 0;
+		if (pass == 1) {
+			for (unsigned k = 0; k < nbp; k++)
+				want_i[k] = splitmix(x) % (total ? total : 1);
+			for (unsigned k = 0; k < nwp; k++)
+				want_a[k] = splitmix(x) % (total ? total : 1);
+			qsort(want_i, nbp, sizeof(*want_i), by_u64);
+			qsort(want_a, nwp, sizeof(*want_a), by_u64);
+		}
+		while ((s = st_truth_next(t, &rec)) == 1) {
+			i++;
+			if (pass == 0)
+				continue;
+			/* the first instruction / store at or after each wanted record */
+			if (rec.type == ST_TRUTH_INSN && !(rec.flags & ST_TRUTH_FAULTED)) {
+				while (ki < nbp && i >= want_i[ki] && pos)
+					bp[ki++].pc = rec.pc;
+				pos++;
+			}
+			if (rec.type == ST_TRUTH_ACCESS && rec.store && rec.kind == ISA_ACC_STORE)
+				while (ka < nwp && i >= want_a[ka]) {
+					wp[ka].addr = rec.addr;
+					wp[ka++].size = rec.size;
+				}
+		}
+		st_truth_close_reader(t);
+		if (s < 0)
+			return -1;
+		total = i;
+	}
+	/* pass 3: first and last occurrence of each */
+	if (!(t = st_truth_open(path)))
+		return -1;
+	pos = 0;
+	while ((s = st_truth_next(t, &rec)) == 1) {
+		if (rec.type == ST_TRUTH_INSN && !(rec.flags & ST_TRUTH_FAULTED)) {
+			for (unsigned k = 0; k < nbp; k++)
+				if (bp[k].pc == rec.pc) {
+					if (!bp[k].seen++) {
+						bp[k].first_pos = pos;
+						bp[k].first_core = rec.core;
+					}
+					bp[k].last_pos = pos;
+					bp[k].last_core = rec.core;
+				}
+			pos++;
+		}
+		if (rec.type == ST_TRUTH_ACCESS && rec.store &&
+		    (rec.kind == ISA_ACC_STORE || rec.kind == ISA_ACC_STREX))
+			for (unsigned k = 0; k < nwp; k++)
+				if (wp[k].size && rec.addr < wp[k].addr + wp[k].size &&
+				    wp[k].addr < rec.addr + rec.size) {
+					/* the store's instruction is the next 'I' record: pos + 1 after it */
+					if (!wp[k].seen++) {
+						wp[k].first_pos = pos + 1;
+						wp[k].first_core = rec.core;
+					}
+					wp[k].last_pos = pos + 1;
+					wp[k].last_core = rec.core;
+				}
+	}
+	st_truth_close_reader(t);
+	return s < 0 ? -1 : 0;
+}
+
+static int expect_stop(const struct rpl_stop *st, enum rpl_stop_kind kind, uint64_t pos,
+		       int core, const char *what)
+{
+	if (st->kind == kind && st->position == pos && st->core == core)
+		return 0;
+	return error("%s: stopped (kind %d) at position %llu on core %d, the truth says "
+		     "position %llu on core %d", what, st->kind, (unsigned long long)st->position,
+		     st->core, (unsigned long long)pos, core);
+}
+
+int rpl_check_points(struct rpl *r, unsigned n, uint64_t seed, unsigned *checks)
+{
+	const struct st_manifest *mf = rpl_manifest(r);
+	struct bp_probe bp[64] = { { 0 } };
+	struct wp_probe wp[64] = { { 0 } };
+	struct rpl_stop st;
+	uint64_t x = seed;
+	char *path, what[96];
+	int ret = -1;
+
+	*checks = 0;
+	if (n > 64)
+		n = 64;
+	if (!mf->has_truth)
+		return error("--check-points needs a recording with a ground truth (--truth)");
+	if (rpl_index(r))
+		return -1;
+	path = xmalloc(strlen(rpl_dir(r)) + strlen(mf->truth_file) + 2);
+	sprintf(path, "%s/%s", rpl_dir(r), mf->truth_file);
+	if (scan_truth(path, &x, bp, n, wp, n))
+		goto out;
+	for (unsigned k = 0; k < n; k++) {
+		if (!bp[k].seen || !bp[k].first_pos)
+			continue;
+		snprintf(what, sizeof(what), "breakpoint at 0x%08x", bp[k].pc);
+		if (rpl_break(r, bp[k].pc, 1) || rpl_seek(r, 0) < 0 ||
+		    rpl_continue(r, 0, &st) ||
+		    expect_stop(&st, RPL_STOP_BREAK, bp[k].first_pos, bp[k].first_core, what) ||
+		    rpl_seek(r, UINT64_MAX) < 0 || rpl_continue(r, 1, &st) ||
+		    expect_stop(&st, RPL_STOP_BREAK, bp[k].last_pos, bp[k].last_core, what) ||
+		    rpl_break(r, bp[k].pc, 0))
+			goto out;
+		*checks += 2;
+	}
+	for (unsigned k = 0; k < n; k++) {
+		if (!wp[k].seen)
+			continue;
+		snprintf(what, sizeof(what), "write watchpoint on %u bytes at 0x%08x", wp[k].size,
+			 wp[k].addr);
+		if (rpl_watch(r, wp[k].addr, wp[k].size, RPL_WATCH_WRITE, 1) || rpl_seek(r, 0) < 0 ||
+		    rpl_continue(r, 0, &st) ||
+		    expect_stop(&st, RPL_STOP_WATCH, wp[k].first_pos, wp[k].first_core, what) ||
+		    rpl_seek(r, UINT64_MAX) < 0 || rpl_continue(r, 1, &st) ||
+		    expect_stop(&st, RPL_STOP_WATCH, wp[k].last_pos, wp[k].last_core, what) ||
+		    rpl_watch(r, wp[k].addr, wp[k].size, RPL_WATCH_WRITE, 0))
+			goto out;
+		*checks += 2;
+	}
+	/* stepi N forward then N backward: back at the same step, the same registers */
+	for (unsigned k = 0; k < n; k++) {
+		uint64_t end, at, p = splitmix(&x);
+		int core = (int)(splitmix(&x) % (unsigned)rpl_ncores(r));
+		uint32_t regs[ST_TRUTH_MAX_CORES][ISA_NREGS];
+		unsigned steps = 1 + (unsigned)(splitmix(&x) % 40), done = 0;
+
+		if (rpl_seek(r, UINT64_MAX) < 0)
+			goto out;
+		end = rpl_position(r);
+		if (rpl_seek(r, p % (end + 1)) < 0 || rpl_stepi(r, core, 1, &st))
+			goto out;
+		at = rpl_steps(r);
+		for (int c = 0; c < rpl_ncores(r); c++)
+			for (int i = 0; i < ISA_NREGS; i++)
+				regs[c][i] = isa_cpu_get(rpl_cpu(r, c), i);
+		for (; done < steps; done++) {
+			if (rpl_stepi(r, core, 0, &st))
+				goto out;
+			if (st.kind != RPL_STOP_STEP)
+				break;
+		}
+		for (unsigned i = 0; i < done; i++)
+			if (rpl_stepi(r, core, 1, &st))
+				goto out;
+		if (rpl_steps(r) != at) {
+			error("stepi: %u steps of core %d forward and back end at step %llu, not %llu",
+			      done, core, (unsigned long long)rpl_steps(r), (unsigned long long)at);
+			goto out;
+		}
+		for (int c = 0; c < rpl_ncores(r); c++)
+			for (int i = 0; i < ISA_NREGS; i++)
+				if (regs[c][i] != isa_cpu_get(rpl_cpu(r, c), i)) {
+					error("stepi: %u steps of core %d forward and back: core %d "
+					      "register %d differs", done, core, c, i);
+					goto out;
+				}
+		*checks += 1;
+	}
+	ret = 0;
+out:
+	free(path);
+	return ret;
+}

@@ -23,4 +23,14 @@
 int rpl_check_random(struct rpl *r, unsigned n, uint64_t seed, uint64_t *end,
 		     unsigned *forward, unsigned *backward) MUST_CHECK;
 
+/*
+ * Breakpoints, watchpoints and single steps against the truth: n PCs and n
+ * store addresses picked at random; continuing forward from the beginning
+ * must stop at the first execution (store), reverse-continuing from the end
+ * at the last, on the truth's core and position; and from n random places,
+ * k stepi forward then k backward on a random core must come back to the
+ * same step with every register equal. *checks gets how many held. 0 / -1.
+ */
+int rpl_check_points(struct rpl *r, unsigned n, uint64_t seed, unsigned *checks) MUST_CHECK;
+
 #endif

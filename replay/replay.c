@@ -1299,9 +1299,10 @@ static int backward(struct rpl *r, int core, struct rpl_stop *stop)
 
 	memset(stop, 0, sizeof(*stop));
 	while (hi > 0) {
-		const struct ckpt *ck = ckpt_before(r, hi - 1);
+		/* (running may append checkpoints and move the array: keep the step) */
+		uint64_t from = ckpt_before(r, hi - 1)->d.steps;
 
-		if (restore_checkpoint(r, ck))
+		if (restore_checkpoint(r, ckpt_before(r, hi - 1)))
 			return -1;
 		have = 0;
 		while (r->d.steps < hi) {
@@ -1341,7 +1342,7 @@ static int backward(struct rpl *r, int core, struct rpl_stop *stop)
 			*stop = found;
 			return 0;
 		}
-		hi = ck->d.steps;
+		hi = from;
 	}
 	if (restore_checkpoint(r, &r->ckpt[0]))
 		return -1;

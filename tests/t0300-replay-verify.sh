@@ -96,6 +96,14 @@ test_expect_success 'random access: seeks forward and backward equal the truth' 
 	grep "200 random positions" err
 '
 
+test_expect_success 'breakpoints, watchpoints and stepi both ways stop where the truth says' '
+	for d in good ra.lu-m3-O0 ra.systick-m4-O2 ra.ring-m3-Os ra.mc; do
+		"$RAPTOR" replay $d --check-points 30 --interval 3000 2>err &&
+		grep "checks in both directions equal the ground truth" err &&
+		sed "s/^/# /" err || return 1
+	done
+'
+
 test_expect_success 'a truncated stream is refused before the replay starts' '
 	cp -r good trunc &&
 	head -c 100 good/lv.bin >trunc/lv.bin &&
