@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "board/board.h"
 #include "board/sched.h"
@@ -468,11 +469,18 @@ static uint8_t *read_stream(const char *path, uint64_t bits)
 {
 	uint64_t want = (bits + 7) / 8;
 	FILE *f = fopen(path, "rb");
+	struct stat sb;
 	uint8_t *buf;
 	long size;
 
 	if (!f) {
 		error("%s: cannot open: %m", path);
+		return NULL;
+	}
+	if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		errno = EISDIR;
+		error("%s: cannot read: %m", path);
+		fclose(f);
 		return NULL;
 	}
 	if (fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 static int quiet;
+static char last_error[1024];
 
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
@@ -20,12 +21,18 @@ int error(const char *fmt, ...)
 {
 	va_list ap;
 
+	va_start(ap, fmt);
+	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	va_end(ap);
 	if (quiet > 0)
 		return -1;
-	va_start(ap, fmt);
-	vreport("error: ", fmt, ap);
-	va_end(ap);
+	fprintf(stderr, "raptor: error: %s\n", last_error);
 	return -1;
+}
+
+const char *error_last(void)
+{
+	return last_error;
 }
 
 void warning(const char *fmt, ...)

@@ -19,6 +19,12 @@
  */
 int error(const char *fmt, ...) PRINTF_LIKE(1, 2);
 
+/*
+ * The message of the latest error() call, quiet or not ("" before any):
+ * a daemon passes it on to its client. Overwritten by the next error().
+ */
+const char *error_last(void);
+
 /* Print "raptor: warning: <msg>" to stderr. */
 void warning(const char *fmt, ...) PRINTF_LIKE(1, 2);
 
