@@ -1,7 +1,7 @@
 # Standalone trace tools: plain C11 and libc only, so they build without
 # raptor's pkg-config dependencies (hence not ALL_CFLAGS).
 TOOLS_CFLAGS := -std=gnu11 -O2 -Wall -Wextra $(WERROR)
-TOOLS_BIN := $(BUILD)/qemulog $(BUILD)/tracecmp
+TOOLS_BIN := $(BUILD)/qemulog $(BUILD)/tracecmp $(BUILD)/truthq
 
 tools: $(TOOLS_BIN)
 
@@ -12,3 +12,8 @@ $(BUILD)/qemulog: tools/qemulog.c
 $(BUILD)/tracecmp: tools/tracecmp.c
 	@mkdir -p $(dir $@)
 	$(CC) $(TOOLS_CFLAGS) -o $@ $<
+
+# truthq reads truth.gz through streams/truth: it links raptor's library.
+$(BUILD)/truthq: tools/truthq.c $(BUILD)/libraptor.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libraptor.a $(PKG_LIBS) -lm

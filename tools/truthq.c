@@ -1,0 +1,129 @@
+/*
+ * truthq: questions to a recording's ground truth (REC/truth.gz), the
+ * oracle the gdbserver tests compare GDB's answers with. It reads the
+ * truth alone, never the streams, so it shares no code path with the
+ * replay it checks.
+ *
+ * A position is the number of instructions retired by all cores so far
+ * (the replay's and the server's); the instruction at position P is the
+ * P-th to retire, and the state "at P" is the one right after it.
+ *
+ *   truthq REC at P            every core's registers at position P, a line
+ *                              per core: "core C r0 r1 ... control" in hex
+ *   truthq REC stores ADDR LEN every store overlapping [ADDR, ADDR+LEN):
+ *   truthq REC loads ADDR LEN  every load ...  one line each:
+ *                              "P core C pc PC addr A size N value V"
+ *   truthq REC execs PC        every retirement of the instruction at PC:
+ *                              "P core C"
+ *   truthq REC end             the last position
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "streams/truth.h"
+
+static const char usage[] =
+	"usage: truthq REC at POSITION | stores ADDR LEN | loads ADDR LEN | execs PC | end\n";
+
+struct pending {
+	int n;
+	struct st_truth_rec acc[64];
+};
+
+static int is_store(const struct st_truth_rec *a)
+{
+	return a->kind == ISA_ACC_STORE || a->kind == ISA_ACC_STREX;
+}
+
+static int is_load(const struct st_truth_rec *a)
+{
+	return a->kind == ISA_ACC_LOAD || a->kind == ISA_ACC_LDREX;
+}
+
+int main(int argc, char **argv)
+{
+	struct st_truth_reader *tr;
+	struct st_truth_rec rec;
+	static struct pending pend[ST_TRUTH_MAX_CORES];
+	static uint32_t regs[ST_TRUTH_MAX_CORES][ISA_NREGS];
+	unsigned long long pos = 0, at = 0, addr = 0, len = 0, pc = 0;
+	const char *q;
+	char path[4096];
+	int k;
+
+	if (argc < 3) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	q = argv[2];
+	if (!strcmp(q, "at") && argc == 4)
+		at = strtoull(argv[3], NULL, 0);
+	else if ((!strcmp(q, "stores") || !strcmp(q, "loads")) && argc == 5) {
+		addr = strtoull(argv[3], NULL, 0);
+		len = strtoull(argv[4], NULL, 0);
+	} else if (!strcmp(q, "execs") && argc == 4)
+		pc = strtoull(argv[3], NULL, 0);
+	else if (strcmp(q, "end") || argc != 3) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	snprintf(path, sizeof(path), "%s/truth.gz", argv[1]);
+	tr = st_truth_open(path);
+	if (!tr)
+		return 1;
+	while ((k = st_truth_next(tr, &rec)) == 1) {
+		int c = rec.core;
+
+		if (rec.type == ST_TRUTH_ACCESS) {
+			if (pend[c].n < 64)
+				pend[c].acc[pend[c].n++] = rec;
+			continue;
+		}
+		if (rec.type == ST_TRUTH_RESET || rec.type == ST_TRUTH_INSN ||
+		    rec.type == ST_TRUTH_EXC) {
+			/* the first step past P: the state at P is complete */
+			if (!strcmp(q, "at") && pos == at && rec.type != ST_TRUTH_RESET)
+				break;
+			memcpy(regs[c], rec.regs, sizeof(regs[c]));
+		}
+		if (rec.type == ST_TRUTH_INSN && !(rec.flags & ST_TRUTH_FAULTED)) {
+			pos++;
+			if (!strcmp(q, "execs") && rec.pc == pc)
+				printf("%llu core %d\n", pos, c);
+			for (int i = 0; i < pend[c].n; i++) {
+				struct st_truth_rec *a = &pend[c].acc[i];
+
+				if ((!strcmp(q, "stores") && !is_store(a)) ||
+				    (!strcmp(q, "loads") && !is_load(a)))
+					continue;
+				if (strcmp(q, "stores") && strcmp(q, "loads"))
+					continue;
+				if (a->addr >= addr + len || addr >= a->addr + a->size)
+					continue;
+				printf("%llu core %d pc 0x%08x addr 0x%08x size %u value 0x%0*x\n",
+				       pos, c, rec.pc, a->addr, a->size, 2 * a->size, a->value);
+			}
+		}
+		if (rec.type != ST_TRUTH_ACCESS)
+			pend[c].n = 0;
+	}
+	if (k < 0)
+		return 1;
+	if (!strcmp(q, "end"))
+		printf("%llu\n", pos);
+	if (!strcmp(q, "at")) {
+		if (pos < at) {
+			fprintf(stderr, "truthq: the recording ends at position %llu\n", pos);
+			return 1;
+		}
+		for (int c = 0; c < st_truth_ncores(tr); c++) {
+			printf("core %d", c);
+			for (int i = 0; i < ISA_NREGS; i++)
+				printf(" %08x", regs[c][i]);
+			putchar('\n');
+		}
+	}
+	st_truth_close_reader(tr);
+	return 0;
+}
