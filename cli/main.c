@@ -12,6 +12,7 @@ static const struct cli_command commands[] = {
 	{ "run", cmd_run, "run a program on the virtual multicore board, without tracing" },
 	{ "record", cmd_record, "run a program with the trace modules and write a recording" },
 	{ "replay", cmd_replay, "replay a recording from its streams, optionally verified" },
+	{ "serve", cmd_serve, "serve a recording to GDB: target remote :3333, forward and reverse" },
 };
 
 int cli_parse_model(const char *s, int *model)

@@ -103,6 +103,7 @@ struct rpl {
 	struct rpl_watchpoint watch[RPL_MAX_POINTS];
 	int nwatch;
 	volatile int interrupt;
+	uint64_t break_step; /* the step where a breakpoint stop was last reported */
 
 	struct st_truth_reader *truth;
 	uint64_t verified;
@@ -601,6 +602,7 @@ struct rpl *rpl_open(const char *dir)
 	}
 	if (cf_next(r) || lv_next(r))
 		goto fail;
+	r->break_step = UINT64_MAX;
 	rpl_set_interval(r, RPL_DEFAULT_INTERVAL);
 	take_checkpoint(r); /* the beginning */
 	free(mpath);
@@ -1260,12 +1262,13 @@ static void fill_stop(struct rpl *r, struct rpl_stop *stop, enum rpl_stop_kind k
  */
 static int forward(struct rpl *r, int core, struct rpl_stop *stop)
 {
-	int k, c, first = 1;
+	int k, c, first = r->d.steps == r->break_step;
 
 	memset(stop, 0, sizeof(*stop));
 	for (;;) {
 		if (!first && at_break(r, &c)) {
 			fill_stop(r, stop, RPL_STOP_BREAK, c);
+			r->break_step = r->d.steps;
 			return 0;
 		}
 		if (r->interrupt) {
@@ -1347,6 +1350,8 @@ static int backward(struct rpl *r, int core, struct rpl_stop *stop)
 			if (rpl_seek_step(r, found.step) < 0)
 				return -1;
 			found.position = r->d.position;
+			if (found.kind == RPL_STOP_BREAK)
+				r->break_step = found.step;
 			*stop = found;
 			return 0;
 		}

@@ -125,9 +125,10 @@ int rpl_watch(struct rpl *r, uint32_t addr, uint32_t len, enum rpl_watch_kind ki
 
 /*
  * Run forward or backward (reverse = 1) to the next breakpoint, watchpoint,
- * end or beginning, or an interrupt request; *stop says which. Forward, the
- * first instruction is not checked against breakpoints (resuming from one
- * executes it). Backward, the latest event strictly before now: a
+ * end or beginning, or an interrupt request; *stop says which. Forward,
+ * every instruction is checked against the breakpoints except one that a
+ * breakpoint stop was just reported before (resuming from a breakpoint
+ * executes it: GDB also steps over its own). Backward, the latest event strictly before now: a
  * breakpoint leaves the state before its instruction, a watchpoint after
  * the access. Watchpoints see the instructions' data accesses (not
  * exception stacking or vector reads). 0 / -1.

@@ -1,0 +1,93 @@
+#include "server/tdesc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define MPROF "org.gnu.gdb.arm.m-profile"
+#define MSYS "org.gnu.gdb.arm.m-system"
+
+const struct rsp_reg rsp_regs[RSP_NREGS] = {
+    {"r0", "r0", 32, "int", "general", MPROF},
+    {"r1", "r1", 32, "int", "general", MPROF},
+    {"r2", "r2", 32, "int", "general", MPROF},
+    {"r3", "r3", 32, "int", "general", MPROF},
+    {"r4", "r4", 32, "int", "general", MPROF},
+    {"r5", "r5", 32, "int", "general", MPROF},
+    {"r6", "r6", 32, "int", "general", MPROF},
+    {"r7", "r7", 32, "int", "general", MPROF},
+    {"r8", "r8", 32, "int", "general", MPROF},
+    {"r9", "r9", 32, "int", "general", MPROF},
+    {"r10", "r10", 32, "int", "general", MPROF},
+    {"r11", "r11", 32, "int", "general", MPROF},
+    {"r12", "r12", 32, "int", "general", MPROF},
+    {"sp", "sp", 32, "data_ptr", "general", MPROF},
+    {"lr", "lr", 32, "int", "general", MPROF},
+    {"pc", "pc", 32, "code_ptr", "general", MPROF},
+    {"xpsr", "xPSR", 32, "int", "general", MPROF},
+    {"msp", "msp", 32, "data_ptr", "system", MSYS},
+    {"psp", "psp", 32, "data_ptr", "system", MSYS},
+    {"primask", "primask", 1, "int", "system", MSYS},
+    {"basepri", "basepri", 8, "int", "system", MSYS},
+    {"faultmask", "faultmask", 1, "int", "system", MSYS},
+    {"control", "control", 3, "int", "system", MSYS},
+};
+
+int rsp_tdesc_xml(char *buf, size_t size)
+{
+	const char *feature = NULL;
+	size_t n = 0;
+	int i, k;
+
+#define ADD(...)                                                                                   \
+	do {                                                                                       \
+		k = snprintf(buf + n, size - n, __VA_ARGS__);                                      \
+		if (k < 0 || (size_t)k >= size - n)                                                \
+			return -1;                                                                 \
+		n += (size_t)k;                                                                    \
+	} while (0)
+
+	if (!size)
+		return -1;
+	ADD("<?xml version=\"1.0\"?>\n"
+	    "<!DOCTYPE target SYSTEM \"gdb-target.dtd\">\n"
+	    "<target version=\"1.0\">\n"
+	    "<architecture>arm</architecture>\n");
+	for (i = 0; i < RSP_NREGS; i++) {
+		const struct rsp_reg *r = &rsp_regs[i];
+
+		if (r->feature != feature) {
+			if (feature)
+				ADD("</feature>\n");
+			feature = r->feature;
+			ADD("<feature name=\"%s\">\n", feature);
+		}
+		ADD("<reg name=\"%s\" bitsize=\"32\" regnum=\"%d\" type=\"%s\" group=\"%s\"/>\n",
+		    r->name, i, r->type, r->group);
+	}
+	ADD("</feature>\n</target>\n");
+#undef ADD
+	return (int)n;
+}
+
+int rsp_reg_find(const char *name)
+{
+	char *end;
+	long v;
+	int i;
+
+	for (i = 0; i < RSP_NREGS; i++)
+		if (!strcasecmp(name, rsp_regs[i].name) || !strcasecmp(name, rsp_regs[i].ocd_name))
+			return i;
+	if (!strcasecmp(name, "r13"))
+		return 13;
+	if (!strcasecmp(name, "r14"))
+		return 14;
+	if (!strcasecmp(name, "r15"))
+		return 15;
+	v = strtol(name, &end, 10);
+	if (*name >= '0' && *name <= '9' && !*end && v >= 0 && v < RSP_NREGS)
+		return (int)v;
+	return -1;
+}
