@@ -12,7 +12,7 @@ TESTS     ?= 0
 BUILD     ?= build
 PREFIX    ?= /usr/local
 ARM_PREFIX ?= arm-none-eabi-
-PKGS      := capstone libelf zlib nettle
+PKGS      := capstone libelf zlib nettle jansson
 
 -include config.mak
 
@@ -24,7 +24,7 @@ ALL_CFLAGS = -std=gnu11 $(OPT) $(DEBUGINFO) $(WARN) $(SANITIZE) -I. $(PKG_CFLAGS
 	-DRAPTOR_TESTS=$(TESTS) -MMD -MP $(CFLAGS)
 ALL_LDFLAGS = $(SANITIZE) $(LDFLAGS)
 
-LIB_DIRS := util isa board predictors caches streams record replay server
+LIB_DIRS := util isa board predictors caches streams record replay server analysis
 LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 CLI_SRC  := $(wildcard cli/*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
@@ -32,7 +32,7 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/unit/%)
 
-.PHONY: all bootstrap run check unit bench asan debug install clean guest tools isatests
+.PHONY: all bootstrap run demo traces check unit bench asan debug install clean guest tools isatests
 
 all: $(BUILD)/raptor
 
@@ -63,8 +63,22 @@ unit: $(UNIT_BIN)
 # The main job: serve the bundled demo recording and say how to attach GDB.
 run:
 	@scripts/bootstrap.sh build
-	@$(MAKE) --no-print-directory all guest
+	@$(MAKE) --no-print-directory all
 	@scripts/run-demo.sh $(BUILD)
+
+# Every race demo reproduced in batch: gdbscripts/demo-NAME.gdb against
+# traces/NAME, each with its own server; prints the interleavings found.
+demo:
+	@scripts/bootstrap.sh build
+	@$(MAKE) --no-print-directory all
+	@gdbscripts/demo.sh $(BUILD)/raptor
+
+# Record traces/ again from the committed ELFs (traces/demos.list) and
+# check with cmp that every file came out byte-identical.
+traces:
+	@scripts/bootstrap.sh build
+	@$(MAKE) --no-print-directory all
+	@traces/regen.sh $(BUILD)/raptor
 
 check:
 	@scripts/bootstrap.sh check

@@ -12,6 +12,8 @@ int cmd_run(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
+int cmd_stat(int argc, char **argv);
+int cmd_tune(int argc, char **argv);
 
 /* Parse --cpu m3|m4; 0 / -1. */
 int cli_parse_model(const char *s, int *model);

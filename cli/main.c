@@ -13,6 +13,8 @@ static const struct cli_command commands[] = {
 	{ "record", cmd_record, "run a program with the trace modules and write a recording" },
 	{ "replay", cmd_replay, "replay a recording from its streams, optionally verified" },
 	{ "serve", cmd_serve, "serve a recording to GDB: target remote :3333, forward and reverse" },
+	{ "stat", cmd_stat, "a recording's statistics: rates, bits per field, bandwidth" },
+	{ "tune", cmd_tune, "find the chunk sizes that make recordings' traces smallest" },
 };
 
 int cli_parse_model(const char *s, int *model)

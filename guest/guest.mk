@@ -9,6 +9,9 @@
 #   $(BUILD)/guest/sc/NAME-CPU-OPT.elf
 # so QEMU can check their logic at one core.
 # Lists, one ELF path per line: single.list, multi.list, multi-sc.list.
+# The long multicore workloads (GUEST_LONG, ~10^8 instructions, for the
+# replay benchmarks) are built the same ways but kept out of those lists,
+# which the tests run: they have their own, long.list and long-sc.list.
 
 GUEST_CC      := $(ARM_PREFIX)gcc
 GUEST_OUT     := $(BUILD)/guest
@@ -17,6 +20,7 @@ GUEST_OPTS    := O0 O2 Os
 GUEST_SINGLE  := crc32 sha256 qsort dijkstra bitcount stringsearch fft matmul \
 	printf irq bitops dsp
 GUEST_MULTI   := reduction ring radix lu nbody racy systick
+GUEST_LONG    := soak
 GUEST_SDK     := crt0 board syscalls
 GUEST_LDS     := guest/sdk/raptor.ld
 
@@ -39,6 +43,8 @@ guest_elfs = $(foreach n,$(1),$(foreach g,$(GUEST_CONFIGS),$(2)/$(n)-$(g).elf))
 GUEST_SINGLE_ELFS := $(call guest_elfs,$(GUEST_SINGLE),$(GUEST_OUT))
 GUEST_MULTI_ELFS  := $(call guest_elfs,$(GUEST_MULTI),$(GUEST_OUT))
 GUEST_MULTI_SC_ELFS := $(call guest_elfs,$(GUEST_MULTI),$(GUEST_OUT)/sc)
+GUEST_LONG_ELFS   := $(call guest_elfs,$(GUEST_LONG),$(GUEST_OUT))
+GUEST_LONG_SC_ELFS := $(call guest_elfs,$(GUEST_LONG),$(GUEST_OUT)/sc)
 
 # Objects live in $(GUEST_OUT)/obj/CPU-OPT-MODE/{sdk,work}/, MODE = sc | mc.
 # $(1) = CPU, $(2) = OPT, $(3) = MODE
@@ -63,9 +69,9 @@ $(foreach c,$(GUEST_CPUS),$(foreach o,$(GUEST_OPTS),$(foreach m,sc mc,\
 	$(eval $(call GUEST_CONFIG_RULES,$(c),$(o),$(m))))))
 $(foreach n,$(GUEST_SINGLE),$(foreach c,$(GUEST_CPUS),$(foreach o,$(GUEST_OPTS),\
 	$(eval $(call GUEST_ELF_RULE,$(GUEST_OUT)/$(n)-$(c)-$(o).elf,$(n),$(c),$(o),sc)))))
-$(foreach n,$(GUEST_MULTI),$(foreach c,$(GUEST_CPUS),$(foreach o,$(GUEST_OPTS),\
+$(foreach n,$(GUEST_MULTI) $(GUEST_LONG),$(foreach c,$(GUEST_CPUS),$(foreach o,$(GUEST_OPTS),\
 	$(eval $(call GUEST_ELF_RULE,$(GUEST_OUT)/$(n)-$(c)-$(o).elf,$(n),$(c),$(o),mc)))))
-$(foreach n,$(GUEST_MULTI),$(foreach c,$(GUEST_CPUS),$(foreach o,$(GUEST_OPTS),\
+$(foreach n,$(GUEST_MULTI) $(GUEST_LONG),$(foreach c,$(GUEST_CPUS),$(foreach o,$(GUEST_OPTS),\
 	$(eval $(call GUEST_ELF_RULE,$(GUEST_OUT)/sc/$(n)-$(c)-$(o).elf,$(n),$(c),$(o),sc)))))
 
 # The lists are rewritten whenever an ELF is newer, so they never go stale.
@@ -75,9 +81,14 @@ $(GUEST_OUT)/multi.list: $(GUEST_MULTI_ELFS)
 	@printf '%s\n' $^ > $@
 $(GUEST_OUT)/multi-sc.list: $(GUEST_MULTI_SC_ELFS)
 	@printf '%s\n' $^ > $@
+$(GUEST_OUT)/long.list: $(GUEST_LONG_ELFS)
+	@printf '%s\n' $^ > $@
+$(GUEST_OUT)/long-sc.list: $(GUEST_LONG_SC_ELFS)
+	@printf '%s\n' $^ > $@
 
 .PHONY: guest guest-check guest-count
-guest: $(GUEST_OUT)/single.list $(GUEST_OUT)/multi.list $(GUEST_OUT)/multi-sc.list
+guest: $(GUEST_OUT)/single.list $(GUEST_OUT)/multi.list $(GUEST_OUT)/multi-sc.list \
+	$(GUEST_OUT)/long.list $(GUEST_OUT)/long-sc.list
 
 # Run every single-core ELF (and the single-core multicore builds) on QEMU.
 guest-check: guest
@@ -87,10 +98,36 @@ guest-check: guest
 guest-count: guest
 	@guest/qemu-check.sh --count $(GUEST_OUT)/single.list $(GUEST_OUT)/multi-sc.list
 
+# The race demos (guest/demos/: debugged by gdbscripts/demo-*.gdb, recorded
+# in traces/): multicore, Cortex-M3 at -O0, so every source line keeps its
+# own loads and stores. -fdebug-prefix-map keeps the build directory out of
+# the debug info: the same sources give the same ELF in any checkout.
+GUEST_DEMOS      := lost-update check-then-act publish early-unlock
+GUEST_DEMO_ELFS  := $(GUEST_DEMOS:%=$(GUEST_OUT)/demos/%.elf)
+GUEST_DEMO_FLAGS := $(GUEST_ARCH_m3) -O0 $(GUEST_CFLAGS) -fdebug-prefix-map=$(CURDIR)=.
+
+$(GUEST_OUT)/obj/demos/%.o: guest/%.c
+	@mkdir -p $(dir $@)
+	$(GUEST_CC) $(GUEST_DEMO_FLAGS) -c $< -o $@
+
+$(GUEST_OUT)/demos/%.elf: $(GUEST_OUT)/obj/demos/demos/%.o \
+		$(GUEST_SDK:%=$(GUEST_OUT)/obj/demos/sdk/%.o) $(GUEST_LDS)
+	@mkdir -p $(dir $@)
+	$(GUEST_CC) $(GUEST_ARCH_m3) -O0 -g $(GUEST_LDFLAGS) -Wl,-Map=$(basename $@).map \
+		-o $@ $(filter %.o,$^) $(GUEST_LIBS)
+
+# Objects made by pattern rules are intermediate: keep them, for -MMD.
+.SECONDARY: $(GUEST_DEMOS:%=$(GUEST_OUT)/obj/demos/demos/%.o) \
+	$(GUEST_SDK:%=$(GUEST_OUT)/obj/demos/sdk/%.o)
+
+.PHONY: guest-demos
+guest-demos: $(GUEST_DEMO_ELFS)
+guest: guest-demos
+
 # The multicore algorithms on the build machine, one thread per core, at
 # 1..8 cores (guest/host/): checks the work split, barriers and locks before
 # a multicore board exists. systick needs a real SysTick and is left out.
-GUEST_HOST_WORK := $(filter-out systick,$(GUEST_MULTI))
+GUEST_HOST_WORK := $(filter-out systick,$(GUEST_MULTI)) $(GUEST_LONG)
 GUEST_HOST_BINS := $(GUEST_HOST_WORK:%=$(GUEST_OUT)/host/%)
 
 $(GUEST_OUT)/host/%: guest/work/%.c guest/host/harness.c guest/host/board.h guest/work/common.h

@@ -91,22 +91,52 @@ static void drain(struct rec_cf *cf, int e)
 		cf->write_error = 1;
 }
 
+/*
+ * The values the timed TR_e encoder is about to send, by field (profile.h).
+ * diffTA is sent for a taken indirect branch (st_cf_put: an unconditional
+ * one is always taken); diffCC and diffTA against the encoder's PCC / PTA.
+ */
+static void profile_values(struct rec_profile *prof, const struct st_cf_encoder *e,
+			   const struct st_cf_msg *m)
+{
+	rec_prof_value(prof, REC_PF_DIFFCC, m->cycle - e->pcc[m->core]);
+	rec_prof_value(prof, REC_PF_BCNT, m->count);
+	if (!m->count) {
+		rec_prof_value(prof, REC_PF_ICNT, m->icnt);
+	} else if (m->indirect && m->taken) {
+		int64_t diff = (int64_t)m->ta - (int64_t)e->pta[m->core];
+
+		rec_prof_value(prof, REC_PF_DIFFTA, diff < 0 ? (uint64_t)-diff : (uint64_t)diff);
+	}
+}
+
+/* One message into encoder e, its bits into the profile's timeline. */
+static void put(struct rec_cf *cf, int e, const struct st_cf_msg *m)
+{
+	struct st_cf_encoder *enc = &cf->enc[e];
+	struct rec_profile *prof = cf->cfg.prof;
+	uint64_t before = st_writer_bits(&enc->w);
+
+	if (prof && e == rec_cf_index(ST_CF_TRE, 1))
+		profile_values(prof, enc, m);
+	st_cf_put(enc, m);
+	if (prof)
+		rec_prof_bits(prof, m->core, e, m->cycle, st_writer_bits(&enc->w) - before);
+	drain(cf, e);
+}
+
 static void put_tr(struct rec_cf *cf, const struct st_cf_msg *m)
 {
 	for (int t = 0; t < 2; t++) {
-		st_cf_put(&cf->enc[rec_cf_index(ST_CF_TRB, t)], m);
-		st_cf_put(&cf->enc[rec_cf_index(ST_CF_TRE, t)], m);
-		drain(cf, rec_cf_index(ST_CF_TRB, t));
-		drain(cf, rec_cf_index(ST_CF_TRE, t));
+		put(cf, rec_cf_index(ST_CF_TRB, t), m);
+		put(cf, rec_cf_index(ST_CF_TRE, t), m);
 	}
 }
 
 static void put_nx(struct rec_cf *cf, const struct st_cf_msg *m)
 {
-	for (int t = 0; t < 2; t++) {
-		st_cf_put(&cf->enc[rec_cf_index(ST_CF_NXB, t)], m);
-		drain(cf, rec_cf_index(ST_CF_NXB, t));
-	}
+	for (int t = 0; t < 2; t++)
+		put(cf, rec_cf_index(ST_CF_NXB, t), m);
 }
 
 /* An exception (or, with exc 0, the end) for every encoding. */

@@ -32,6 +32,7 @@
 
 #include "isa/isa.h"
 #include "predictors/bp.h"
+#include "record/profile.h"
 #include "streams/cfmsg.h"
 #include "util/util.h"
 
@@ -49,6 +50,8 @@ struct rec_cf_config {
 	int shared; /* one predictor set for all cores */
 	/* chunk sizes of the TR_e encoders (the others use the papers' fixed ones) */
 	struct st_vlc cnt, ta, cc, icnt;
+	/* if not NULL: every encoder's bits per window, timed TR_e's field values */
+	struct rec_profile *prof;
 };
 
 /* Counters per core, for the summary and stats.ini. */

@@ -223,6 +223,7 @@ void rec_lv_access(struct rec_lv *lv, int core, const struct board_access *a)
 void rec_lv_step(struct rec_lv *lv, int core, uint64_t cycle)
 {
 	struct st_lv_msg m = { .core = core, .cycle = cycle };
+	struct rec_profile *prof = lv->cfg.prof;
 
 	for (size_t i = 0; i < lv->npend; i++) {
 		struct pending *p = &lv->pend[i];
@@ -232,8 +233,19 @@ void rec_lv_step(struct rec_lv *lv, int core, uint64_t cycle)
 
 		m.count = p->count;
 		for (int t = 0; t < 2; t++) {
-			st_lv_put(&lv->enc[rec_lv_index(enc, t)], &m, p->value, p->n);
-			drain(lv, rec_lv_index(enc, t), 0);
+			int e = rec_lv_index(enc, t);
+			struct st_lv_encoder *en = &lv->enc[e];
+			uint64_t before = st_writer_bits(&en->w);
+
+			if (prof && e == rec_lv_index(ST_LV_CFIAT, 1)) {
+				rec_prof_value(prof, REC_PF_FAHCNT, m.count);
+				rec_prof_value(prof, REC_PF_DCC, cycle - en->pcc[core]);
+			}
+			st_lv_put(en, &m, p->value, p->n);
+			if (prof)
+				rec_prof_bits(prof, core, REC_PROF_LV_FIRST + e, cycle,
+					      st_writer_bits(&en->w) - before);
+			drain(lv, e, 0);
 		}
 		if (p->filter == F_CFIAT)
 			lv->stats[core].cfiat_msgs++;

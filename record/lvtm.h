@@ -28,6 +28,7 @@
 
 #include "board/board.h"
 #include "caches/fa.h"
+#include "record/profile.h"
 #include "streams/lvmsg.h"
 #include "util/util.h"
 
@@ -41,6 +42,8 @@ static inline int rec_lv_index(enum st_lv_enc enc, int timed)
 struct rec_lv_config {
 	struct dc_fa_config cache; /* ncores and shared included; mc2RT uses size/assoc/line */
 	struct st_vlc cnt, cc;	   /* CFiat chunk sizes (the others: the papers' fixed ones) */
+	/* if not NULL: every encoder's bits per window (streams 6..11), timed CFiat's values */
+	struct rec_profile *prof;
 };
 
 struct rec_lv_core_stats {

@@ -13,6 +13,7 @@
 #include "caches/mc2rt.h"
 #include "record/cftm.h"
 #include "record/lvtm.h"
+#include "record/profile.h"
 #include "streams/manifest.h"
 #include "streams/truth.h"
 
@@ -21,6 +22,7 @@
 
 static const char *const rec_files[] = {
 	"manifest.ini", "program.elf", "cf.bin", "lv.bin", "truth.gz", "stats.ini",
+	"timeline.csv",
 };
 
 static volatile sig_atomic_t interrupted;
@@ -105,6 +107,7 @@ struct rec {
 	struct rec_cf *cf;
 	struct rec_lv *lv;
 	struct st_truth_writer *truth;
+	struct rec_profile *prof;
 	struct st_manifest mf;
 	FILE *cf_file, *lv_file;
 	char *path_cf, *path_lv, *path_manifest;
@@ -322,6 +325,31 @@ static uint64_t total_cycles(const struct rec *r)
 
 #define U(x) ((unsigned long long)(x))
 
+/* The histograms and the timeline of profile.h: stats.ini sections and timeline.csv. */
+static int write_profile(const struct rec *r, FILE *f)
+{
+	const struct rec_options *o = r->o;
+	const struct st_vlc ch[REC_PF_NFIELDS] = { o->cnt, o->ta, o->cc, o->icnt, o->fah, o->lvcc };
+	char buf[REC_PF_NFIELDS][24];
+	const char *chunks[REC_PF_NFIELDS], *names[REC_PROF_STREAMS];
+	char *path;
+	int ret;
+
+	for (int k = 0; k < REC_PF_NFIELDS; k++) {
+		snprintf(buf[k], sizeof(buf[k]), "%u,%u", ch[k].c0, ch[k].c1);
+		chunks[k] = buf[k];
+	}
+	for (int e = 0; e < REC_CF_NENC; e++)
+		names[e] = cf_section(e);
+	for (int e = 0; e < REC_LV_NENC; e++)
+		names[REC_PROF_LV_FIRST + e] = lv_section(e);
+	rec_prof_write_stats(r->prof, f, chunks, total_cycles(r));
+	path = path_join(o->dir, "timeline.csv");
+	ret = rec_prof_write_timeline(r->prof, path, names, total_cycles(r));
+	free(path);
+	return ret;
+}
+
 static int write_stats(const struct rec *r, int exited, int status)
 {
 	char *path = path_join(r->o->dir, "stats.ini");
@@ -391,7 +419,9 @@ static int write_stats(const struct rec *r, int exited, int status)
 			fprintf(f, "gzip1_bits = %llu\n",
 				U(8 * rec_lv_nxlv_gz_bytes(r->lv, e & 1)));
 	}
-	if (fclose(f))
+	if (r->prof)
+		ret = write_profile(r, f);
+	if (fclose(f) && !ret)
 		ret = error("error writing '%s': %m", path);
 	free(path);
 	return ret;
@@ -523,8 +553,10 @@ int rec_run(const struct rec_options *o, int *status)
 	}
 	free(p);
 
+	r.prof = rec_prof_new(r.ncores);
 	cfc = (struct rec_cf_config){ .ncores = r.ncores, .bp = o->bp, .shared = o->bp_shared,
-				      .cnt = o->cnt, .ta = o->ta, .cc = o->cc, .icnt = o->icnt };
+				      .cnt = o->cnt, .ta = o->ta, .cc = o->cc, .icnt = o->icnt,
+				      .prof = r.prof };
 	r.cf = rec_cf_new(&cfc);
 	if (!r.cf)
 		goto out;
@@ -533,7 +565,8 @@ int rec_run(const struct rec_options *o, int *status)
 			goto out;
 		rec_cf_set_output(r.cf, o->cf_enc, o->timed, r.cf_file, r.path_cf);
 	}
-	lvc = (struct rec_lv_config){ .cache = o->cache, .cnt = o->fah, .cc = o->lvcc };
+	lvc = (struct rec_lv_config){ .cache = o->cache, .cnt = o->fah, .cc = o->lvcc,
+				      .prof = r.prof };
 	lvc.cache.ncores = r.ncores;
 	r.lv = rec_lv_new(&lvc, r.b);
 	if (!r.lv)
@@ -642,6 +675,7 @@ out:
 		ret = error("error writing '%s': %m", r.path_lv);
 	rec_cf_free(r.cf);
 	rec_lv_free(r.lv);
+	rec_prof_free(r.prof);
 	board_free(r.b);
 	free(r.path_cf);
 	free(r.path_lv);

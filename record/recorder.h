@@ -10,6 +10,8 @@
  *   REC/truth.gz       with --truth: the ground truth (streams/truth.h)
  *   REC/stats.ini      sizes and field statistics of EVERY encoding, from
  *                      the same run (the baselines), and per-core counters
+ *   REC/timeline.csv   every encoding's bits per core per time window
+ *                      (stats.ini also gets field-value histograms; profile.h)
  *
  * The manifest is written first with state = partial and rewritten at the
  * end (atomically); streams are written as they grow, so an interrupted or

@@ -3,9 +3,9 @@
 # As root it runs apt-get; otherwise it prints the exact command to run.
 # Usage: scripts/bootstrap.sh [build|check]   (check adds the test-only tools)
 set -e
-need_build="libcapstone-dev libelf-dev zlib1g-dev libiniparser-dev nettle-dev pkg-config gcc make \
+need_build="libcapstone-dev libelf-dev zlib1g-dev libiniparser-dev nettle-dev libjansson-dev gnuplot-nox pkg-config gcc make \
 gcc-arm-none-eabi libnewlib-arm-none-eabi"
-need_check="qemu-system-arm gdb-multiarch clang"
+need_check="qemu-system-arm gdb-multiarch clang time python3"
 pkgs=$need_build
 [ "${1:-build}" = check ] && pkgs="$pkgs $need_check"
 

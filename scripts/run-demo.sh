@@ -1,12 +1,21 @@
 #!/bin/sh
-# run-demo.sh BUILD: what 'make run' does.
-# The gdbserver (raptor serve) and the bundled demo recordings are not built
-# yet; until they are, this runs the racy-counter workload on the 4-core board
-# and says so plainly.
+# run-demo.sh BUILD: what 'make run' does. Serve race demo 1, the lost
+# update on a shared counter (guest/demos/lost-update.c, recorded on 4 cores
+# in traces/lost-update), on 127.0.0.1:3333 from the end of the recording,
+# where the bug has shown, until Ctrl-C; say how to attach GDB and what to
+# try first (README: "Debugging a race in five minutes").
 set -e
 build=${1:-build}
-elf=$build/guest/racy-m3-O0.elf
-echo "raptor: 'raptor serve' and the demo recordings are not implemented yet;"
-echo "raptor: meanwhile, the racy counter on the virtual 4-core board:"
-echo "\$ $build/raptor run $elf --cores 4 --seed 1"
-"$build/raptor" run "$elf" --cores 4 --seed 1
+cd "$(dirname "$0")/.."
+rec=traces/lost-update
+cat <<EOF
+raptor: serving $rec on 127.0.0.1:3333, at its end: 4 cores counted 64
+raptor: jobs into one counter without a lock, and the program found 63.
+In another terminal, in $(pwd):
+  gdb-multiarch -q $rec/program.elf -ex 'target remote 127.0.0.1:3333'
+then try:
+  (gdb) source gdbscripts/raptor.py
+  (gdb) raptor race counter
+Ctrl-C here stops the server.
+EOF
+exec "$build/raptor" serve "$rec" --port 3333 --at end

@@ -82,10 +82,32 @@ def main():
     check_race(addr, accs, "the end")
     run("raptor goto %d" % (end // 2))
     r = check_race(addr, accs, "the middle")
+    # from inside racy_increment, in frame 1, with the user's scheduler
+    # locked: raptor must run every core anyway, and give all of it back
+    run("raptor goto %d" % r.store.position)
+    thread(r.store.core + 1)
+    run("up")
+    run("set scheduler-locking step")
+    check(gdb.selected_frame().level() == 1, "up did not select frame 1")
+    check_race(addr, accs, "in racy_increment's caller")
+    check(gdb.parameter("scheduler-locking") == "step", "scheduler-locking not given back")
+    run("set scheduler-locking replay")
     check(r.kind == "lost update", "racy at 4 cores: a %s in the middle" % r.kind)
     # the convenience variables name the same accesses
     same([int(gdb.parse_and_eval("$race_" + k)) for k in ("load", "lost", "store")],
          [r.load.position, r.lost.position, r.store.position], "$race_load/lost/store")
+
+    # a store that loses an update often writes the value already there,
+    # which GDB's write watchpoints skip; last-writer must still land on it
+    same_value = [b for a, b in zip(stores, stores[1:]) if a.value == b.value]
+    check(same_value, "racy has no store of the value already there")
+    sv = same_value[len(same_value) // 2]
+    run("raptor goto %d" % sv.pos)
+    run("raptor last-writer counter")
+    check(position() == sv.pos - 1 and core() == sv.core and pc() == sv.pc,
+          "last-writer after the same-value store %d (core %d): at %d, core %d" %
+          (sv.pos, sv.core, position(), core()))
+    say("last-writer finds the store of an unchanged value (%d) at %d" % (sv.value, sv.pos))
 
     # last-writer from the end: the truth's last stores, one after another
     run("raptor goto end")
