@@ -3,7 +3,8 @@
 #
 # For every single-core workload build, runs `raptor run` and
 # `qemu-system-arm` (no logging, same ELF) REPS times each, interleaved, and
-# keeps the fastest wall time of each. Start-up is measured the same way on a
+# keeps the smallest CPU time (user + system, /usr/bin/time) of each: wall
+# time on a shared machine measures the other users too. Start-up is measured the same way on a
 # program that exits at once and subtracted, so the MIPS columns are the
 # steady-state simulation speed; the raw times are in the table too.
 # Instruction counts come from `raptor run --stats` (QEMU retires the same
@@ -15,16 +16,13 @@ build=${1:-build}
 reps=${REPS:-5}
 raptor=$build/raptor
 
-now() { date +%s%N; }
-
-# best_of CMD...: the fastest of $reps runs, in nanoseconds
+# best_of CMD...: the smallest CPU time (user + system) of $reps runs, in
+# nanoseconds
 best_of() {
-	local best= t0 t1 d
+	local best= d
 	for _ in $(seq "$reps"); do
-		t0=$(now)
-		"$@" </dev/null >/dev/null 2>&1 || true
-		t1=$(now)
-		d=$((t1 - t0))
+		/usr/bin/time -f '%U %S' -o "$tmp/time" "$@" </dev/null >/dev/null 2>&1 || true
+		d=$(awk '{ printf "%d", ($1 + $2) * 1e9 }' "$tmp/time")
 		if [ -z "$best" ] || [ "$d" -lt "$best" ]; then best=$d; fi
 	done
 	echo "$best"

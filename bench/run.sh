@@ -1,10 +1,14 @@
 #!/bin/bash
 # run.sh: every benchmark; writes bench/RESULTS.md. Speed is reported, never
 # asserted. Usage: BUILD=build bench/run.sh
+# The replay sections (bench/replay-speed.sh, bench/replay-index.sh) need
+# $BUILD/bench/rplbench, built here from bench/bench.mk.
 set -eu
 cd "$(dirname "$0")/.."
 build=${BUILD:-build}
 out=bench/RESULTS.md
+make --no-print-directory -f Makefile -f bench/bench.mk BUILD="$build" bench-tools >&2
+start=$(date +%s) load0=$(cut -d' ' -f1-3 /proc/loadavg)
 {
 	echo "# raptor benchmark results"
 	echo
@@ -18,13 +22,79 @@ out=bench/RESULTS.md
 	echo "\`qemu-system-arm -M mps2-an385|an386 -semihosting\` (no logging, same ELF),"
 	echo "best of ${REPS:-5} interleaved runs each, start-up subtracted (bench/iss-speed.sh)."
 	echo "QEMU translates blocks to host code (TCG); raptor interprets one decoded"
-	echo "instruction at a time from its decode cache. The runs are short (0.15 to"
-	echo "1.1 million instructions), so QEMU's steady-state figure depends on"
-	echo "subtracting its ~34 ms start-up and moves between runs (84 to 139 MIPS over"
-	echo "the suite seen here); raptor's is stable at 26-27 MIPS. Wall time per run,"
-	echo "start-up included, is in the ms columns."
+	echo "instruction at a time from its decode cache. Times are CPU time (user +"
+	echo "system), not wall time, so other load on the machine counts less. The runs"
+	echo "are short (0.15 to 1.1 million instructions), so QEMU's steady-state figure"
+	echo "depends on subtracting its start-up and moves a lot between runs; the long"
+	echo "run in \"Replay of a long recording\" below is the fair QEMU comparison. CPU"
+	echo "time per run, start-up included, is in the ms columns."
 	echo
 	bench/iss-speed.sh "$build" <"$build/guest/single.list"
+	echo
+	echo "## Replay speed beside run, record and QEMU"
+	echo
+	echo "Each workload's -O0 build (the longest runs), single-core ones at 1 core"
+	echo "and multicore ones at 2, 4 and 8 cores, through every tool in turn, best"
+	echo "of ${REPS:-2} interleaved rounds (bench/replay-speed.sh): \`raptor run\` (the ISS"
+	echo "alone); \`raptor record\` (the ISS with every core's trace modules; it also"
+	echo "runs the encodings it does not write, for stats.ini); \`raptor replay\` of"
+	echo "that recording (control-flow and load-value streams: full state, and a"
+	echo "checkpoint every 65536 instructions, as always); \`raptor replay --verify\`"
+	echo "of a \`--truth\` recording of the same run (every step compared with"
+	echo "truth.gz, which it decompresses as it goes); \`raptor replay\` of a"
+	echo "\`--lv-enc none\` recording (control flow only); QEMU on the single-core"
+	echo "builds. Cells are MIPS, all cores' instructions over CPU time (user +"
+	echo "system) less the start-up's (a program that exits at once, same tool,"
+	echo "same core count); the ratios divide the replay's MIPS by run's and by"
+	echo "QEMU's on the same row. CPU time rather than wall time (as the ISS table"
+	echo "uses) because on a busy shared machine a run's wall time can triple while"
+	echo "its CPU time grows by a third at most. Each run does 5 to 150 ms of work"
+	echo "beside a start-up of tens of ms, so single cells are rough, the totals"
+	echo "less so; QEMU's start-up outweighs its work here (n/m: not measurable)."
+	echo "The long runs in the next section give the steady-state figures, QEMU's"
+	echo "included."
+	echo
+	bench/replay-speed.sh "$build"
+	echo
+	echo "## Replay of a long recording: checkpoints and seeks"
+	echo
+	echo "The soak workload (guest/work/soak.c, ~10^8 instructions of shared-memory"
+	echo "work), its single-core build at 1 core and its multicore build at 4 cores,"
+	echo "one pass of each command (bench/replay-index.sh; /usr/bin/time: CPU time,"
+	echo "which the MIPS come from, wall time, peak RSS; start-up left in, ~1%,"
+	echo "except for QEMU: best of 3 runs minus its start-up, which is most of its"
+	echo "run). A replay to the end leaves a checkpoint every 65536 instructions"
+	echo "(\`--interval N\`): the indexing a debugger does first; \`--interval 10^18\`"
+	echo "leaves only the one at the start, so that row is the replay's own cost. A"
+	echo "checkpoint copies every core's registers, predictor, cache and"
+	echo "timing-cache state whole, and shares memory pages copy-on-write: each"
+	echo "holds the state blobs plus the 4 KiB pages written since the one before."
+	echo
+	echo "The second table comes from bench/rplbench.c, which calls the replay API"
+	echo "directly, because the CLI prints checkpoint counts and seek times only"
+	echo "against a ground truth (\`--random\`). On the 4-core recording, for each"
+	echo "interval: index (replay to the end leaving checkpoints; CPU time, peak RSS"
+	echo "after it, count and bytes from \`rpl_checkpoints\`), then ${SEEKS:-100} seeks to"
+	echo "uniformly random positions in random order (\`rpl_seek\`: restore the"
+	echo "nearest checkpoint before the target unless the replay is already between"
+	echo "it and the target, then replay forward), each followed by a reverse stepi"
+	echo "of core 0 (\`rpl_stepi\`: restore, replay to just before); CPU time of each."
+	echo "Seek and stepi costs grow with the interval; memory shrinks with it."
+	echo
+	bench/replay-index.sh "$build"
+	echo
+	echo "## Noise"
+	echo
+	echo "The machine is a shared virtual machine; other jobs may run during the"
+	echo "benchmark (load average $load0 at the start, $(cut -d' ' -f1-3 /proc/loadavg) at"
+	echo "the end, on $(nproc) CPUs). The ISS table above uses wall time, which a"
+	echo "busy machine inflates up to threefold; the replay tables use CPU time,"
+	echo "which it inflates much less but still by up to a third (caches, memory"
+	echo "bandwidth and hyperthread siblings are shared), and best-of-N for the"
+	echo "short runs. Compare ratios within a row or a table rather than absolute"
+	echo "MIPS across runs."
+	echo
+	echo "The whole \`bench/run.sh\` took $(($(date +%s) - start)) s."
 } >"$out.tmp"
 mv "$out.tmp" "$out"
 cat "$out"

@@ -98,4 +98,30 @@ test_expect_success 'the server survived every session' '
 	kill -0 $(test_bg_pid racy)
 '
 
+test_expect_success 'a second GDB is refused while one is attached, which goes on' '
+	REC=racy PYTHONPATH="$SRC/tests/gdb" timeout 120 gdb-multiarch -nx -q --batch \
+		-ex "target remote 127.0.0.1:$port" \
+		-ex "python import time; open(\"attached\", \"w\").close(); time.sleep(3)" \
+		-ex "stepi" -ex "info threads" racy/program.elf >first.out 2>&1 &
+	first=$! &&
+	for i in $(seq 100); do [ -e attached ] && break; sleep 0.1; done &&
+	timeout 60 gdb-multiarch -nx -q --batch -ex "target remote 127.0.0.1:$port" \
+		racy/program.elf >second.out 2>&1
+	wait $first &&
+	cat second.out &&
+	grep "another GDB is already attached" second.out &&
+	grep "Thread 4 \"core3\"" first.out
+'
+
+test_expect_success 'setup: a long recording (20 million instructions), served' '
+	"$RAPTOR" record "$GUEST/soak-m3-O2.elf" --cores 4 --max-insns 20000000 -o soak -q \
+		>/dev/null 2>&1
+	test $? = 125 && grep "state = partial" soak/manifest.ini &&
+	serve soak soak
+'
+
+test_expect_success 'Ctrl-C interrupts a long continue, forward and backward' '
+	gdb_script interrupt.py soak
+'
+
 test_done

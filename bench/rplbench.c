@@ -1,0 +1,138 @@
+/*
+ * rplbench: time a replay's indexing and seeks through the replay/ API, for
+ * bench/replay-index.sh. Not part of raptor: the CLI prints no checkpoint
+ * count or seek latency without a ground truth, so this calls rpl_index,
+ * rpl_checkpoints, rpl_seek and rpl_stepi itself.
+ *
+ * Usage: rplbench REC [INTERVAL [SEEKS [SEED]]]
+ *
+ * Opens REC, sets the checkpoint interval (default RPL_DEFAULT_INTERVAL),
+ * replays to the end leaving checkpoints (rpl_index), then seeks SEEKS
+ * (default 200) positions drawn uniformly from [0, end] in that random
+ * order, forward or backward from wherever the previous seek left the
+ * replay, and after each seek steps core 0 back by one instruction (a GDB
+ * reverse-stepi). Prints key=value lines on stdout: index_s (CPU time) and
+ * index_wall_s, instructions, checkpoints, checkpoint_bytes, rss_kb (peak
+ * after indexing, getrusage), then seek_{min,median,p90,max,mean}_ms and
+ * rstep_{...}_ms, all CPU time.
+ * Exit status 0, 1 on a replay error, 2 for bad usage.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "replay/replay.h"
+
+/*
+ * CPU time of this process, not wall time: the benchmarks run on shared
+ * machines where waiting for a CPU can triple a wall time, and a seek is
+ * pure computation (page faults included, as system time).
+ */
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static double wall(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* The same generator as replay/check.c, so a seed means one set of positions. */
+static uint64_t splitmix(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sort the n times (ms) and print min, median, p90, max and mean as PREFIX_*. */
+static void summary(const char *prefix, double *ms, unsigned n)
+{
+	double sum = 0;
+
+	if (!n)
+		return;
+	qsort(ms, n, sizeof(*ms), by_value);
+	for (unsigned i = 0; i < n; i++)
+		sum += ms[i];
+	printf("%s_min_ms=%.3f\n%s_median_ms=%.3f\n%s_p90_ms=%.3f\n%s_max_ms=%.3f\n"
+	       "%s_mean_ms=%.3f\n",
+	       prefix, ms[0], prefix, ms[n / 2], prefix, ms[n * 9 / 10], prefix, ms[n - 1], prefix,
+	       sum / n);
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t interval = RPL_DEFAULT_INTERVAL, nseeks = 200, seed = 1, bytes, end;
+	double *seek_ms = NULL, *rstep_ms = NULL, t0, w0;
+	unsigned nrstep = 0;
+	struct rusage ru;
+	struct rpl_stop stop;
+	struct rpl *r;
+	size_t n;
+	int s = 1;
+
+	if (argc < 2 || argc > 5 || (argc > 2 && (parse_u64(argv[2], &interval) || !interval)) ||
+	    (argc > 3 && (parse_u64(argv[3], &nseeks) || nseeks > 1000000)) ||
+	    (argc > 4 && parse_u64(argv[4], &seed))) {
+		fputs("usage: rplbench REC [INTERVAL [SEEKS [SEED]]]\n", stderr);
+		return 2;
+	}
+	r = rpl_open(argv[1]);
+	if (!r)
+		return 1;
+	rpl_set_interval(r, interval);
+	t0 = now();
+	w0 = wall();
+	if (rpl_index(r))
+		goto out;
+	printf("index_s=%.3f\nindex_wall_s=%.3f\n", now() - t0, wall() - w0);
+	end = rpl_position(r);
+	n = rpl_checkpoints(r, &bytes);
+	getrusage(RUSAGE_SELF, &ru);
+	printf("instructions=%llu\ncheckpoints=%zu\ncheckpoint_bytes=%llu\nrss_kb=%ld\n",
+	       (unsigned long long)end, n, (unsigned long long)bytes, ru.ru_maxrss);
+
+	seek_ms = xcalloc(nseeks + 1, sizeof(*seek_ms));
+	rstep_ms = xcalloc(nseeks + 1, sizeof(*rstep_ms));
+	for (uint64_t i = 0; i < nseeks; i++) {
+		uint64_t to = splitmix(&seed) % (end + 1);
+
+		t0 = now();
+		if (rpl_seek(r, to) < 0)
+			goto out;
+		seek_ms[i] = (now() - t0) * 1e3;
+		if (rpl_core_insns(r, 0) == 0)
+			continue; /* nothing to step back over */
+		t0 = now();
+		if (rpl_stepi(r, 0, 1, &stop))
+			goto out;
+		rstep_ms[nrstep++] = (now() - t0) * 1e3;
+	}
+	printf("seeks=%llu\n", (unsigned long long)nseeks);
+	summary("seek", seek_ms, (unsigned)nseeks);
+	summary("rstep", rstep_ms, nrstep);
+	s = 0;
+out:
+	free(seek_ms);
+	free(rstep_ms);
+	rpl_close(r);
+	return s;
+}
