@@ -15,6 +15,9 @@
  *                              "P core C pc PC addr A size N value V"
  *   truthq REC execs PC        every retirement of the instruction at PC:
  *                              "P core C"
+ *   truthq REC trace           every instruction the board executed, in
+ *                              global order: "core pc" (faulted ones too,
+ *                              as `raptor run --trace-regs` lists them)
  *   truthq REC end             the last position
  */
 #include <stdio.h>
@@ -24,7 +27,7 @@
 #include "streams/truth.h"
 
 static const char usage[] =
-	"usage: truthq REC at POSITION | stores ADDR LEN | loads ADDR LEN | execs PC | end\n";
+	"usage: truthq REC at POSITION | stores ADDR LEN | loads ADDR LEN | execs PC | trace | end\n";
 
 struct pending {
 	int n;
@@ -64,7 +67,7 @@ int main(int argc, char **argv)
 		len = strtoull(argv[4], NULL, 0);
 	} else if (!strcmp(q, "execs") && argc == 4)
 		pc = strtoull(argv[3], NULL, 0);
-	else if (strcmp(q, "end") || argc != 3) {
+	else if ((strcmp(q, "end") && strcmp(q, "trace")) || argc != 3) {
 		fputs(usage, stderr);
 		return 2;
 	}
@@ -87,6 +90,8 @@ int main(int argc, char **argv)
 				break;
 			memcpy(regs[c], rec.regs, sizeof(regs[c]));
 		}
+		if (rec.type == ST_TRUTH_INSN && !strcmp(q, "trace"))
+			printf("%d %08x\n", c, rec.pc);
 		if (rec.type == ST_TRUTH_INSN && !(rec.flags & ST_TRUTH_FAULTED)) {
 			pos++;
 			if (!strcmp(q, "execs") && rec.pc == pc)
