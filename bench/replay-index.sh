@@ -150,8 +150,8 @@ row "\`raptor record\`" record1 record
 row "\`raptor replay --interval 10^18\` (no checkpoint but the first)" none1 none
 row "\`raptor replay\` (a checkpoint every 65536 instructions, the default)" default1 default
 echo
-echo "| interval | checkpoints | checkpoint MiB | KiB each | index CPU s | peak RSS MiB | seek median ms | seek p90 ms | seek max ms | reverse stepi median ms | reverse stepi max ms |"
-echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| interval | checkpoints | checkpoint MiB | KiB each | index CPU s | peak RSS MiB | seek median ms | seek p90 ms | seek max ms | reverse stepi median ms | reverse stepi max ms | reverse-continue to the first instruction ms | reverse-continue to a watchpoint ms (lands at) |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for i in $intervals; do
 	if ! "$rplbench" "$rec" "$i" "$seeks" >"$tmp/b" 2>"$tmp/err"; then
 		printf '| %s | rplbench failed: %s |\n' "$i" "$(head -1 "$tmp/err")"
@@ -161,9 +161,10 @@ for i in $intervals; do
 		-v ix="$(key "$tmp/b" index_s)" -v rss="$(key "$tmp/b" rss_kb)" \
 		-v sm="$(key "$tmp/b" seek_median_ms)" -v s9="$(key "$tmp/b" seek_p90_ms)" \
 		-v sx="$(key "$tmp/b" seek_max_ms)" -v rm="$(key "$tmp/b" rstep_median_ms)" \
-		-v rx="$(key "$tmp/b" rstep_max_ms)" 'BEGIN {
-		printf "| %d | %d | %.1f | %.1f | %.2f | %.0f | %.2f | %.2f | %.2f | %.2f | %.2f |\n",
-			i, nc, by / 1048576, by / 1024 / nc, ix, rss / 1024, sm, s9, sx, rm, rx }'
+		-v rx="$(key "$tmp/b" rstep_max_ms)" -v cb="$(key "$tmp/b" rcont_break_ms)" \
+		-v cw="$(key "$tmp/b" rcont_watch_ms)" -v cp="$(key "$tmp/b" rcont_watch_position)" 'BEGIN {
+		printf "| %d | %d | %.1f | %.1f | %.2f | %.0f | %.2f | %.2f | %.2f | %.2f | %.2f | %.1f | %.1f (%d) |\n",
+			i, nc, by / 1048576, by / 1024 / nc, ix, rss / 1024, sm, s9, sx, rm, rx, cb, cw, cp }'
 done
 if [ "$truth_insns" != 0 ]; then
 	echo

@@ -14,7 +14,11 @@
  * reverse-stepi). Prints key=value lines on stdout: index_s (CPU time) and
  * index_wall_s, instructions, checkpoints, checkpoint_bytes, rss_kb (peak
  * after indexing, getrusage), then seek_{min,median,p90,max,mean}_ms and
- * rstep_{...}_ms, all CPU time.
+ * rstep_{...}_ms, all CPU time. Then the far searches GDB's reverse-continue
+ * makes, from the end: to a breakpoint at the reset handler (executed only
+ * at the very beginning: the search crosses the whole recording) and to a
+ * write watchpoint on the first word stored in the run, as rcont_*_ms,
+ * rcont_*_position (where each landed).
  * Exit status 0, 1 on a replay error, 2 for bad usage.
  */
 #include <stdio.h>
@@ -83,6 +87,7 @@ int main(int argc, char **argv)
 	uint64_t interval = RPL_DEFAULT_INTERVAL, nseeks = 200, seed = 1, bytes, end;
 	double *seek_ms = NULL, *rstep_ms = NULL, t0, w0;
 	unsigned nrstep = 0;
+	uint32_t reset_pc, first;
 	struct rusage ru;
 	struct rpl_stop stop;
 	struct rpl *r;
@@ -129,6 +134,31 @@ int main(int argc, char **argv)
 	printf("seeks=%llu\n", (unsigned long long)nseeks);
 	summary("seek", seek_ms, (unsigned)nseeks);
 	summary("rstep", rstep_ms, nrstep);
+
+	/* reverse-continue from the end to the beginning's breakpoint */
+	reset_pc = rpl_manifest(r)->regs[0][ISA_R_PC] & ~1u;
+	if (rpl_seek(r, UINT64_MAX) < 0 || rpl_break(r, reset_pc, 1))
+		goto out;
+	t0 = now();
+	if (rpl_continue(r, 1, &stop))
+		goto out;
+	printf("rcont_break_ms=%.3f\nrcont_break_position=%llu\n", (now() - t0) * 1e3,
+	       (unsigned long long)stop.position);
+	if (rpl_break(r, reset_pc, 0))
+		goto out;
+	/* the first store of the run (a watchpoint on all of SRAM), then from the end */
+	if (rpl_seek(r, 0) < 0 || rpl_watch(r, 0x20000000u, 0x400000u, RPL_WATCH_WRITE, 1) ||
+	    rpl_continue(r, 0, &stop) ||
+	    rpl_watch(r, 0x20000000u, 0x400000u, RPL_WATCH_WRITE, 0))
+		goto out;
+	first = stop.addr & ~3u;
+	if (rpl_seek(r, UINT64_MAX) < 0 || rpl_watch(r, first, 4, RPL_WATCH_WRITE, 1))
+		goto out;
+	t0 = now();
+	if (rpl_continue(r, 1, &stop))
+		goto out;
+	printf("rcont_watch_ms=%.3f\nrcont_watch_position=%llu\nrcont_watch_addr=0x%08x\n",
+	       (now() - t0) * 1e3, (unsigned long long)stop.position, first);
 	s = 0;
 out:
 	free(seek_ms);

@@ -18,20 +18,35 @@ static const char replay_usage[] =
 	"a value the debugger should know but does not) stops the replay with an\n"
 	"error naming the stream file, the core, the instruction and the bit offset.\n"
 	"\n"
+	"A recording without a load-value stream (record --lv-enc none) is replayed\n"
+	"from its control flow alone: each core's PCs and exceptions are exact, no\n"
+	"register but the PC and no memory is known, and the cores' interleaving is\n"
+	"estimated (exact at the messages' time stamps, or in the message order of a\n"
+	"functional stream; approximate between them).\n"
+	"\n"
 	"options:\n"
 	"  --verify        also compare every step with the recording's ground truth\n"
 	"                  (truth.gz: core, PC, cycle, all registers, every memory\n"
-	"                  access and value); the first difference is an error\n"
+	"                  access and value); the first difference is an error.\n"
+	"                  Control flow only: each core's instructions (count and\n"
+	"                  PC of each) and exception entries, and the cycle of every\n"
+	"                  time-stamped message; registers and memory are not traced\n"
+	"                  so not compared\n"
 	"  --to POSITION   stop after POSITION instructions (all cores, global order)\n"
 	"  --random N      random access: index the recording, then seek N random\n"
 	"                  positions in a shuffled order (forward and backward from\n"
 	"                  checkpoints) and compare every core's registers and the\n"
-	"                  memory last accessed with the ground truth there\n"
+	"                  memory last accessed with the ground truth there (control\n"
+	"                  flow only: every core's PC after its steps so far)\n"
 	"  --check-points N  pick N program counters and N store addresses from the\n"
 	"                  ground truth: continue forward from the beginning and\n"
 	"                  reverse-continue from the end to each (breakpoints, write\n"
 	"                  watchpoints), and do N stepi-forward-then-back rounds;\n"
-	"                  every stop must be the truth's (N up to 64)\n"
+	"                  every stop must be the truth's (N up to 64). Control\n"
+	"                  flow only: breakpoints (the stopped core's instruction\n"
+	"                  must be the first / last at that PC of that core, and no\n"
+	"                  other core's occurrence may be passed) and stepi; no\n"
+	"                  watchpoints\n"
 	"  --interval N    instructions between checkpoints (default 65536)\n"
 	"  --seed S        seed of --random's choices (default 1)\n"
 	"  -q, --quiet     no summary\n"
@@ -57,7 +72,8 @@ int cmd_replay(int argc, char **argv)
 	uint64_t to = UINT64_MAX, nrandom = 0, interval = 0, seed = 1, bytes, end = 0;
 	unsigned fwd, bwd, checks;
 	uint64_t npoints = 0;
-	int opt, verify = 0, quiet = 0, s, status;
+	int opt, verify = 0, quiet = 0, s, status, full;
+	struct rpl_verify_stats vs;
 	struct timespec t0, t1;
 	struct rpl *r;
 	double secs;
@@ -112,10 +128,14 @@ int cmd_replay(int argc, char **argv)
 		rpl_set_interval(r, interval);
 	if (npoints) {
 		s = rpl_check_points(r, (unsigned)npoints, seed, &checks);
-		if (!s && !quiet)
+		if (!s && !quiet && rpl_regs_known(r))
 			fprintf(stderr, "raptor replay: %s: %u breakpoint, watchpoint and stepi "
 				"checks in both directions equal the ground truth\n", argv[optind],
 				checks);
+		else if (!s && !quiet)
+			fprintf(stderr, "raptor replay: %s: %u breakpoint and stepi checks in both "
+				"directions equal the ground truth's PCs (control flow only: "
+				"watchpoints refused)\n", argv[optind], checks);
 		rpl_close(r);
 		return s ? 1 : 0;
 	}
@@ -128,9 +148,11 @@ int cmd_replay(int argc, char **argv)
 			size_t n = rpl_checkpoints(r, &bytes);
 
 			fprintf(stderr, "raptor replay: %s: %llu random positions among %llu equal "
-				"the ground truth (%u reached forward, %u backward; %zu checkpoints, "
+				"the ground truth%s (%u reached forward, %u backward; %zu checkpoints, "
 				"%.1f MiB; %.2f s)\n", argv[optind], (unsigned long long)nrandom,
-				(unsigned long long)end, fwd, bwd, n, bytes / 1048576.0, secs);
+				(unsigned long long)end,
+				rpl_regs_known(r) ? "" : " (every core's PC after its steps)", fwd,
+				bwd, n, bytes / 1048576.0, secs);
 		}
 		rpl_close(r);
 		return s ? 1 : 0;
@@ -144,23 +166,40 @@ int cmd_replay(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 	if (!quiet) {
-		fprintf(stderr, "raptor replay: %s: %llu instructions replayed%s in %.2f s",
+		full = rpl_regs_known(r);
+		fprintf(stderr, "raptor replay: %s: %llu instructions replayed%s%s in %.2f s",
 			argv[optind], (unsigned long long)rpl_position(r),
 			s == 1 ? " (the whole recording)" : s == 0 ? "" : " before the error",
-			secs);
+			full ? "" : " from the control flow alone", secs);
 		if (secs > 0)
 			fprintf(stderr, " (%.1f MIPS)", rpl_position(r) / secs / 1e6);
 		fputc('\n', stderr);
 		for (int i = 0; i < rpl_ncores(r); i++)
-			fprintf(stderr, "  core %d: %llu instructions, %llu cycles\n", i,
+			fprintf(stderr, "  core %d: %llu instructions, %llu cycles%s\n", i,
 				(unsigned long long)rpl_core_insns(r, i),
-				(unsigned long long)rpl_cycles(r, i));
-		if (rpl_exited(r, &status))
-			fprintf(stderr, "  the program exited with status %d\n", status);
-		if (verify)
+				(unsigned long long)rpl_cycles(r, i), full ? "" : " (estimated)");
+		if (rpl_exited(r, &status)) {
+			if (full)
+				fprintf(stderr, "  the program exited with status %d\n", status);
+			else
+				fprintf(stderr, "  the program exited (its status is not traced)\n");
+		}
+		if (verify && full) {
 			fprintf(stderr, "  %llu instructions verified against the ground truth, "
 				"%s\n", (unsigned long long)rpl_verified(r),
 				s < 0 ? "stopped at the error above" : "0 differences");
+		} else if (verify) {
+			rpl_verify_stats(r, &vs);
+			fprintf(stderr, "  %llu instructions' PCs and %llu exception entries verified "
+				"against the ground truth, registers and memory not traced, %s\n",
+				(unsigned long long)vs.insns, (unsigned long long)vs.exceptions,
+				s < 0 ? "stopped at the error above" : "0 differences");
+			fprintf(stderr, "  %llu steps' cycles equal their messages' time stamps and "
+				"the truth; %llu estimated, off by %.1f cycles on average, at most "
+				"%llu\n", (unsigned long long)vs.stamps,
+				(unsigned long long)vs.estimated, vs.mean_cycle_error,
+				(unsigned long long)vs.max_cycle_error);
+		}
 	}
 	rpl_close(r);
 	return s < 0 ? 1 : 0;

@@ -103,8 +103,9 @@ static int t_read_regs(void *t, int core, uint32_t vals[RSP_NREGS], uint8_t know
 	}
 	cpu = rpl_cpu(s->r, core);
 	for (int i = 0; i < RSP_NREGS; i++) {
-		vals[i] = isa_cpu_get(cpu, (enum isa_reg)i);
-		known[i] = 1;
+		/* control flow only: the PC is all the recording knows */
+		known[i] = i == ISA_R_PC || rpl_regs_known(s->r);
+		vals[i] = known[i] ? isa_cpu_get(cpu, (enum isa_reg)i) : 0;
 	}
 	return 0;
 }

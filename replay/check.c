@@ -88,6 +88,141 @@ static int read_truth(const char *path, int ncores, struct probe *p, unsigned n)
 	return 0;
 }
 
+/* ---- control flow only: every core's PC after its steps so far ------------------- */
+
+/* One core's state at a probe of a control-flow-only replay. */
+struct cf_probe {
+	uint64_t steps; /* the core's steps (instructions and exception entries) */
+	uint32_t pc;	/* its PC after them, in the replay */
+	unsigned probe; /* which probe */
+	int core;
+};
+
+static int by_steps(const void *a, const void *b)
+{
+	const struct cf_probe *x = a, *y = b;
+
+	if (x->core != y->core)
+		return x->core - y->core;
+	return x->steps < y->steps ? -1 : x->steps > y->steps;
+}
+
+/*
+ * Read the truth once: the PC of each core after its k-th step (faulted
+ * attempts are no steps) must be the replay's at every probe. p is sorted
+ * by core, then steps.
+ */
+static int check_cf_truth(const char *path, const struct cf_probe *p, size_t np,
+			  const uint64_t *positions)
+{
+	struct st_truth_reader *t = st_truth_open(path);
+	uint64_t k[ST_TRUTH_MAX_CORES] = { 0 };
+	size_t first[ST_TRUTH_MAX_CORES + 1], at[ST_TRUTH_MAX_CORES];
+	struct st_truth_rec rec;
+	int s, ret = -1;
+
+	if (!t)
+		return -1;
+	/* p is sorted by core: where each core's probes start */
+	for (size_t i = 0, c = 0; c <= ST_TRUTH_MAX_CORES; c++) {
+		while (i < np && (size_t)p[i].core < c)
+			i++;
+		first[c] = i;
+	}
+	memcpy(at, first, sizeof(at));
+	while ((s = st_truth_next(t, &rec)) == 1) {
+		int c = rec.core;
+
+		if ((rec.type == ST_TRUTH_INSN && !(rec.flags & ST_TRUTH_FAULTED)) ||
+		    rec.type == ST_TRUTH_EXC)
+			k[c]++;
+		else if (rec.type != ST_TRUTH_RESET)
+			continue;
+		for (; at[c] < first[c + 1] && p[at[c]].steps == k[c]; at[c]++)
+			if (p[at[c]].pc != rec.regs[ISA_R_PC]) {
+				error("random access: position %llu: core %d after %llu steps is at "
+				      "pc 0x%08x, the truth says 0x%08x",
+				      (unsigned long long)positions[p[at[c]].probe], c,
+				      (unsigned long long)k[c], p[at[c]].pc, rec.regs[ISA_R_PC]);
+				goto out;
+			}
+	}
+	if (s < 0)
+		goto out;
+	for (int c = 0; c < ST_TRUTH_MAX_CORES; c++)
+		if (at[c] < first[c + 1]) {
+			error("random access: position %llu: core %d has run %llu steps, the truth "
+			      "only %llu", (unsigned long long)positions[p[at[c]].probe], c,
+			      (unsigned long long)p[at[c]].steps, (unsigned long long)k[c]);
+			goto out;
+		}
+	ret = 0;
+out:
+	st_truth_close_reader(t);
+	return ret;
+}
+
+/*
+ * --random without registers or memory: seek the positions in a random
+ * order (forward and backward), note every core's steps and PC at each,
+ * then check them all against the truth in one read. A position counts
+ * instructions in the replay's estimated order, so the truth's state at
+ * the same position is not the reference: each core's own step count is.
+ */
+static int check_random_cf(struct rpl *r, unsigned n, uint64_t seed, uint64_t *end,
+			   unsigned *forward, unsigned *backward)
+{
+	const struct st_manifest *mf = rpl_manifest(r);
+	int ncores = rpl_ncores(r), ret = -1;
+	uint64_t x = seed, *pos;
+	struct cf_probe *p;
+	size_t np = 0;
+	uint8_t b[4];
+	uint32_t u;
+	char *path;
+
+	if (rpl_index(r))
+		return -1;
+	*end = rpl_position(r);
+	pos = xcalloc(n ? n : 1, sizeof(*pos));
+	p = xcalloc((size_t)(n ? n : 1) * ncores, sizeof(*p));
+	for (unsigned i = 0; i < n; i++)
+		pos[i] = splitmix(&x) % (*end + 1);
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t from = rpl_position(r);
+
+		if (rpl_seek(r, pos[i]) < 0)
+			goto out;
+		if (rpl_position(r) != pos[i]) {
+			error("random access: seeking position %llu ends at %llu",
+			      (unsigned long long)pos[i], (unsigned long long)rpl_position(r));
+			goto out;
+		}
+		if (pos[i] >= from)
+			++*forward;
+		else
+			++*backward;
+		for (int c = 0; c < ncores; c++)
+			p[np++] = (struct cf_probe){ rpl_core_steps(r, c),
+						     isa_cpu_get(rpl_cpu(r, c), ISA_R_PC), i, c };
+		/* nothing but the PCs may be claimed known */
+		if (rpl_read_mem(r, 0x20000000u, b, 4, &u) != 1 || u != 0x20000000u ||
+		    rpl_read_mem(r, 0x00000000u, b, 4, &u) != 1) {
+			error("random access: a control-flow-only replay claims to know memory");
+			goto out;
+		}
+	}
+	qsort(p, np, sizeof(*p), by_steps);
+	path = xmalloc(strlen(rpl_dir(r)) + strlen(mf->truth_file) + 2);
+	sprintf(path, "%s/%s", rpl_dir(r), mf->truth_file);
+	ret = check_cf_truth(path, p, np, pos);
+	free(path);
+out:
+	free(p);
+	free(pos);
+	return ret;
+}
+
 int rpl_check_random(struct rpl *r, unsigned n, uint64_t seed, uint64_t *end,
 		     unsigned *forward, unsigned *backward)
 {
@@ -101,6 +236,8 @@ int rpl_check_random(struct rpl *r, unsigned n, uint64_t seed, uint64_t *end,
 	*forward = *backward = 0;
 	if (!mf->has_truth)
 		return error("--random needs a recording with a ground truth (--truth)");
+	if (!rpl_regs_known(r))
+		return check_random_cf(r, n, seed, end, forward, backward);
 	if (rpl_index(r))
 		return -1;
 	*end = rpl_position(r);
@@ -284,6 +421,114 @@ static int expect_stop(const struct rpl_stop *st, enum rpl_stop_kind kind, uint6
 		     st->core, (unsigned long long)pos, core);
 }
 
+/* ---- control flow only: breakpoints per core ------------------------------------------ */
+
+/* Where a PC occurs in each core's own instruction sequence (instructions before it). */
+struct cf_bp {
+	uint64_t first[ST_TRUTH_MAX_CORES], last[ST_TRUTH_MAX_CORES];
+	uint8_t seen[ST_TRUTH_MAX_CORES];
+};
+
+static int scan_truth_cf(const char *path, const struct bp_probe *bp, unsigned n,
+			 struct cf_bp *cb)
+{
+	struct st_truth_reader *t = st_truth_open(path);
+	uint64_t k[ST_TRUTH_MAX_CORES] = { 0 };
+	struct st_truth_rec rec;
+	int s;
+
+	if (!t)
+		return -1;
+	while ((s = st_truth_next(t, &rec)) == 1) {
+		if (rec.type != ST_TRUTH_INSN || (rec.flags & ST_TRUTH_FAULTED))
+			continue;
+		for (unsigned i = 0; i < n; i++)
+			if (bp[i].pc == rec.pc) {
+				if (!cb[i].seen[rec.core]) {
+					cb[i].seen[rec.core] = 1;
+					cb[i].first[rec.core] = k[rec.core];
+				}
+				cb[i].last[rec.core] = k[rec.core];
+			}
+		k[rec.core]++;
+	}
+	st_truth_close_reader(t);
+	return s < 0 ? -1 : 0;
+}
+
+/*
+ * A breakpoint stop of a control-flow-only replay: the core that stopped
+ * must be about to execute the PC, as its instruction `want` in its own
+ * order (the first or last it has there); every other core must not have
+ * passed its own first occurrence (forward from the beginning) or must be
+ * past its own last one (backward from the end).
+ */
+static int expect_cf_break(struct rpl *r, const struct rpl_stop *st, uint32_t pc,
+			   const struct cf_bp *cb, int last, const char *what)
+{
+	int c = st->core;
+
+	if (st->kind != RPL_STOP_BREAK || c < 0 || c >= rpl_ncores(r) || !cb->seen[c] ||
+	    isa_cpu_get(rpl_cpu(r, c), ISA_R_PC) != pc ||
+	    rpl_core_insns(r, c) != (last ? cb->last[c] : cb->first[c]))
+		return error("%s: stopped (kind %d) on core %d after its instruction %llu, at pc "
+			     "0x%08x; the truth has that core's %s there at its instruction %llu",
+			     what, st->kind, c, (unsigned long long)rpl_core_insns(r, c),
+			     c >= 0 && c < rpl_ncores(r) ? isa_cpu_get(rpl_cpu(r, c), ISA_R_PC) : 0,
+			     last ? "last" : "first",
+			     c >= 0 && c < ST_TRUTH_MAX_CORES && cb->seen[c]
+				     ? (unsigned long long)(last ? cb->last[c] : cb->first[c])
+				     : 0ull);
+	for (int j = 0; j < rpl_ncores(r); j++) {
+		if (j == c || !cb->seen[j])
+			continue;
+		if (last ? rpl_core_insns(r, j) <= cb->last[j]
+			 : rpl_core_insns(r, j) > cb->first[j])
+			return error("%s: stopped on core %d, but core %d (%llu instructions) has %s "
+				     "its %s occurrence (its instruction %llu)", what, c, j,
+				     (unsigned long long)rpl_core_insns(r, j),
+				     last ? "not yet run" : "passed", last ? "last" : "first",
+				     (unsigned long long)(last ? cb->last[j] : cb->first[j]));
+	}
+	return 0;
+}
+
+static int check_points_cf(struct rpl *r, const char *path, struct bp_probe *bp, unsigned n,
+			   unsigned *checks)
+{
+	struct cf_bp *cb = xcalloc(n ? n : 1, sizeof(*cb));
+	struct rpl_stop st;
+	char what[96];
+	int ret = -1;
+
+	if (scan_truth_cf(path, bp, n, cb))
+		goto out;
+	for (unsigned k = 0; k < n; k++) {
+		if (!bp[k].seen || !bp[k].first_pos)
+			continue;
+		snprintf(what, sizeof(what), "breakpoint at 0x%08x", bp[k].pc);
+		if (rpl_break(r, bp[k].pc, 1) || rpl_seek(r, 0) < 0 || rpl_continue(r, 0, &st) ||
+		    expect_cf_break(r, &st, bp[k].pc, &cb[k], 0, what) ||
+		    rpl_seek(r, UINT64_MAX) < 0 || rpl_continue(r, 1, &st) ||
+		    expect_cf_break(r, &st, bp[k].pc, &cb[k], 1, what) ||
+		    rpl_break(r, bp[k].pc, 0))
+			goto out;
+		*checks += 2;
+	}
+	/* no data addresses: a watchpoint must be refused, not silently never hit */
+	error_quiet(1);
+	if (!rpl_watch(r, 0x20000000u, 4, RPL_WATCH_WRITE, 1)) {
+		error_quiet(-1);
+		error("a control-flow-only replay accepted a watchpoint");
+		goto out;
+	}
+	error_quiet(-1);
+	ret = 0;
+out:
+	free(cb);
+	return ret;
+}
+
 int rpl_check_points(struct rpl *r, unsigned n, uint64_t seed, unsigned *checks)
 {
 	const struct st_manifest *mf = rpl_manifest(r);
@@ -305,6 +550,11 @@ int rpl_check_points(struct rpl *r, unsigned n, uint64_t seed, unsigned *checks)
 	sprintf(path, "%s/%s", rpl_dir(r), mf->truth_file);
 	if (scan_truth(path, &x, bp, n, wp, n))
 		goto out;
+	if (!rpl_regs_known(r)) {
+		if (check_points_cf(r, path, bp, n, checks))
+			goto out;
+		goto stepi;
+	}
 	for (unsigned k = 0; k < n; k++) {
 		if (!bp[k].seen || !bp[k].first_pos)
 			continue;
@@ -332,6 +582,7 @@ int rpl_check_points(struct rpl *r, unsigned n, uint64_t seed, unsigned *checks)
 			goto out;
 		*checks += 2;
 	}
+stepi:
 	/* stepi N forward then N backward: back at the same step, the same registers */
 	for (unsigned k = 0; k < n; k++) {
 		uint64_t end, at, p = splitmix(&x);

@@ -13,7 +13,9 @@
 #include "caches/mc2rt.h"
 #include "isa/elf.h"
 #include "predictors/bp.h"
+#include "replay/cfwalk.h"
 #include "replay/mem.h"
+#include "replay/summary.h"
 #include "streams/cfmsg.h"
 #include "streams/lvmsg.h"
 #include "streams/truth.h"
@@ -45,6 +47,7 @@ struct dyn {
 	uint64_t bcnt[MAX_CORES], icnt[MAX_CORES], sl[MAX_CORES], hits[MAX_CORES];
 	uint64_t insns[MAX_CORES], position;
 	uint64_t steps; /* scheduler steps (instructions, exception entries, sleeps) */
+	uint64_t csteps[MAX_CORES]; /* each core's instructions and exception entries */
 
 	/* the end of the trace: each core's last instruction, from the end messages */
 	int have_end;
@@ -52,6 +55,20 @@ struct dyn {
 
 	int exited, exit_status;
 	int ended; /* nothing more to replay */
+};
+
+/* cf-only verification: one step of the truth, kept until the replay reaches it. */
+struct tstep {
+	uint64_t cycle;
+	uint32_t pc;
+	uint16_t exc;
+	uint8_t type, flags;
+};
+
+/* The truth's steps of one core read ahead of the replay's order: v[head..n). */
+struct tqueue {
+	struct tstep *v;
+	size_t head, n, a;
 };
 
 /* A checkpoint: the state after step d.steps. */
@@ -103,15 +120,34 @@ struct rpl {
 	struct rpl_watchpoint watch[RPL_MAX_POINTS];
 	int nwatch;
 	volatile int interrupt;
+	/*
+	 * sum[i]: what the stretch from checkpoint i to checkpoint i + 1 did,
+	 * filled while the replay runs it the first time (steps >= frontier).
+	 */
+	struct rpl_summary *sum;
+	uint64_t frontier;
 	uint64_t break_step; /* the step where a breakpoint stop was last reported */
 
 	struct st_truth_reader *truth;
 	uint64_t verified;
+
+	/* control-flow only (no lv stream): the walk replaces the ISS */
+	struct cfw *cfw;
+	struct tqueue tq[MAX_CORES];
+	struct rpl_verify_stats vs;
+	uint64_t cycle_error_sum;
 };
 
 #define U(x) ((unsigned long long)(x))
 
 static void take_checkpoint(struct rpl *r);
+
+/* The accesses watchpoints see: the instructions' own, not stacking or vectors. */
+static int watchable(enum isa_access kind)
+{
+	return kind == ISA_ACC_LOAD || kind == ISA_ACC_STORE || kind == ISA_ACC_LDREX ||
+	       kind == ISA_ACC_STREX;
+}
 
 /* "<file>: core C, instruction N, bit B: ..." and the replay stops. */
 static int desync(struct rpl *r, const char *file, int core, uint64_t bit, const char *fmt, ...)
@@ -572,13 +608,26 @@ struct rpl *rpl_open(const char *dir)
 					  r->mf.exc_penalty };
 	board_sched_init(&r->sched, &sc, r->cpu);
 
-	if (r->mf.cf_on) {
+	if (!r->mf.cf_on) {
+		error("%s: the recording has no control-flow stream (cf none, lv %s): nothing "
+		      "tells the replay where the cores went", dir, r->mf.lv_on ? "on" : "none");
+		goto fail;
+	}
+	if (r->mf.lv_on) {
 		for (int i = 0; i < r->ncores; i++)
 			r->bp[i] = r->mf.bp_shared && i ? r->bp[0] : bp_new(&r->mf.bp);
-		r->cf_path = join(dir, r->mf.cf_file);
-		if (!(r->cf_buf = read_stream(r->cf_path, r->mf.cf_bits)))
-			goto fail;
+	}
+	r->cf_path = join(dir, r->mf.cf_file);
+	if (!(r->cf_buf = read_stream(r->cf_path, r->mf.cf_bits)))
+		goto fail;
+	if (r->mf.lv_on) {
 		st_cf_decoder_init(&r->d.cfd, &r->mf.cf, r->cf_buf, r->mf.cf_bits, r->cf_path);
+	} else {
+		/* control flow only: walk the code, no ISS (see replay.h) */
+		struct cfw_config cc = { &r->mf, r->cf_buf, r->cf_path, r->dec, &r->bus };
+
+		if (!(r->cfw = cfw_new(&cc)))
+			goto fail;
 	}
 	if (r->mf.lv_on) {
 		r->lv_path = join(dir, r->mf.lv_file);
@@ -594,13 +643,7 @@ struct rpl *rpl_open(const char *dir)
 			r->mc = dc_mc2rt_new(&mcc);
 		}
 	}
-	if (!r->mf.cf_on || !r->mf.lv_on) {
-		error("%s: replay needs both streams for now (cf %s, lv %s); a cf-only replay "
-		      "is not built yet", dir, r->mf.cf_on ? "on" : "none",
-		      r->mf.lv_on ? "on" : "none");
-		goto fail;
-	}
-	if (cf_next(r) || lv_next(r))
+	if (!r->cfw && (cf_next(r) || lv_next(r)))
 		goto fail;
 	r->break_step = UINT64_MAX;
 	rpl_set_interval(r, RPL_DEFAULT_INTERVAL);
@@ -624,10 +667,13 @@ void rpl_close(struct rpl *r)
 		free(r->ckpt[i].blob);
 	}
 	free(r->ckpt);
+	free(r->sum);
+	cfw_free(r->cfw);
 	for (int i = 0; i < r->ncores; i++) {
 		if (r->bp[i] && !(r->mf.bp_shared && i))
 			bp_free(r->bp[i]);
 		isa_cpu_free(r->cpu[i]);
+		free(r->tq[i].v);
 	}
 	board_sched_release(&r->sched);
 	dc_fa_free(r->fa);
@@ -895,6 +941,129 @@ static int verify_exit(struct rpl *r)
 	return 0;
 }
 
+/* ---- verification of a control-flow-only replay ------------------------------------- */
+
+static void tq_push(struct tqueue *q, const struct tstep *t)
+{
+	if (q->n == q->a) {
+		if (q->head > q->n / 2) {
+			/* mostly consumed: slide down rather than grow */
+			memmove(q->v, q->v + q->head, (q->n - q->head) * sizeof(*q->v));
+			q->n -= q->head;
+			q->head = 0;
+		} else {
+			q->a = q->a ? 2 * q->a : 1024;
+			q->v = xrealloc(q->v, q->a * sizeof(*q->v));
+		}
+	}
+	q->v[q->n++] = *t;
+}
+
+/*
+ * The truth's next step of core (its instructions that retired and its
+ * exception entries; faulted attempts are no steps of the walk): 1, 0 when
+ * the truth has none left, -1 on a read error. The other cores' steps read
+ * on the way are kept for them. *exit gets 1 if the truth's exit was read.
+ */
+static int truth_core_next(struct rpl *r, int core, struct tstep *t, int *exit)
+{
+	struct tqueue *q = &r->tq[core];
+	struct st_truth_rec rec;
+	struct tstep ts;
+	int s;
+
+	if (q->head < q->n) {
+		*t = q->v[q->head++];
+		if (q->head == q->n)
+			q->head = q->n = 0;
+		return 1;
+	}
+	for (;;) {
+		s = st_truth_next(r->truth, &rec);
+		if (s <= 0)
+			return s;
+		if (rec.type == ST_TRUTH_EXIT && exit)
+			*exit = 1;
+		if ((rec.type != ST_TRUTH_INSN && rec.type != ST_TRUTH_EXC) ||
+		    (rec.type == ST_TRUTH_INSN && (rec.flags & ST_TRUTH_FAULTED)))
+			continue;
+		ts = (struct tstep){ rec.cycle, rec.pc, rec.exc, rec.type, rec.flags };
+		if (rec.core == core) {
+			*t = ts;
+			return 1;
+		}
+		tq_push(&r->tq[rec.core], &ts);
+	}
+}
+
+/*
+ * One step of the walk against the truth: the core's next step there must
+ * be the same instruction (PC, and whether it tail-chained) or exception
+ * entry; a step that emitted a timed message must be at the truth's cycle.
+ * Other steps' cycles are estimates: their error is measured, not judged.
+ */
+static int verify_cf(struct rpl *r, const struct cfw_step *cs)
+{
+	int core = cs->core, s;
+	struct tstep t;
+	uint64_t e;
+
+	s = truth_core_next(r, core, &t, NULL);
+	if (s < 0)
+		return r->failed = 1, -1;
+	if (!s)
+		return differ(r, core, "the ground truth has no more steps of core %d", core);
+	if (cs->exception) {
+		if (t.type != ST_TRUTH_EXC || t.exc != cs->exc)
+			return differ(r, core, "the replay enters exception %u, the truth %s 0x%08x",
+				      cs->exc, t.type == ST_TRUTH_EXC ? "exception" : "executes pc",
+				      t.type == ST_TRUTH_EXC ? t.exc : t.pc);
+		r->vs.exceptions++;
+	} else if (t.type != ST_TRUTH_INSN || t.pc != cs->pc ||
+		   !!(t.flags & ST_TRUTH_TAIL) != !!cs->tail) {
+		return differ(r, core, "the replay executes pc 0x%08x%s, the truth %s 0x%08x%s",
+			      cs->pc, cs->tail ? " (tail-chaining)" : "",
+			      t.type == ST_TRUTH_INSN ? "pc" : "enters exception",
+			      t.type == ST_TRUTH_INSN ? t.pc : t.exc,
+			      t.flags & ST_TRUTH_TAIL ? " (tail-chaining)" : "");
+	}
+	if (cs->pinned) {
+		if (t.cycle != cs->cycle)
+			return differ(r, core, "the step's message is stamped cycle %llu, the truth "
+				      "says cycle %llu", U(cs->cycle), U(t.cycle));
+		r->vs.stamps++;
+	} else {
+		e = cs->cycle > t.cycle ? cs->cycle - t.cycle : t.cycle - cs->cycle;
+		r->vs.estimated++;
+		r->cycle_error_sum += e;
+		if (e > r->vs.max_cycle_error)
+			r->vs.max_cycle_error = e;
+	}
+	if (!cs->exception)
+		r->verified++;
+	return 0;
+}
+
+/* At the end of the walk: the truth must have no step left, and end as the recording. */
+static int verify_cf_end(struct rpl *r)
+{
+	int exit = 0, s;
+	struct tstep t;
+
+	for (int c = 0; c < r->ncores; c++) {
+		s = truth_core_next(r, c, &t, &exit);
+		if (s < 0)
+			return r->failed = 1, -1;
+		if (s)
+			return differ(r, c, "the replay ends, the truth goes on with core %d's %s "
+				      "0x%08x", c, t.type == ST_TRUTH_INSN ? "pc" : "exception",
+				      t.type == ST_TRUTH_INSN ? t.pc : t.exc);
+	}
+	if (r->mf.complete && !exit)
+		return differ(r, r->cur, "the truth does not end with the program's exit");
+	return 0;
+}
+
 /* ---- the run ------------------------------------------------------------------------- */
 
 static int at_end(struct rpl *r)
@@ -925,6 +1094,57 @@ static int check_drained(struct rpl *r)
 }
 
 /*
+ * step() for a control-flow-only recording: the walk's next step in its
+ * estimated order; r->last tells what it was (no data accesses).
+ */
+static int cf_only_step(struct rpl *r)
+{
+	struct isa_step *st = &r->last;
+	struct cfw_step cs;
+	int s;
+
+	r->nacc = 0;
+	memset(st, 0, sizeof(*st));
+	st->ev = ISA_EV_SLEEP;
+	if (r->d.ended)
+		return 1;
+	s = cfw_step(r->cfw, &cs);
+	if (s < 0)
+		return r->failed = 1, -1;
+	if (s > 0) {
+		if (r->truth && verify_cf_end(r))
+			return -1;
+		r->d.ended = 1;
+		r->d.exited = r->mf.complete; /* by SYS_EXIT, whose status is in a register */
+		r->d.exit_status = -1;
+		return 1;
+	}
+	r->cur = cs.core;
+	st->ev = cs.exception ? ISA_EV_EXCEPTION : ISA_EV_INSN;
+	st->pc = cs.pc;
+	st->next_pc = cs.next_pc;
+	st->exc = cs.exc;
+	st->exc_return = cs.tail;
+	isa_cpu_set(r->cpu[cs.core], ISA_R_PC, cs.next_pc);
+	if (r->d.steps >= r->frontier) {
+		/* the first run through: the stretch's summary (no data accesses) */
+		rpl_sum_pc(&r->sum[r->nckpt - 1], cs.pc);
+		r->frontier = r->d.steps + 1;
+	}
+	r->d.steps++;
+	r->d.csteps[cs.core]++;
+	if (!cs.exception) {
+		r->d.insns[cs.core]++;
+		r->d.position++;
+	}
+	if (r->truth && verify_cf(r, &cs))
+		return -1;
+	if (r->d.position >= r->next_ckpt)
+		take_checkpoint(r);
+	return 0;
+}
+
+/*
  * One scheduler step: 0 go on, 1 the end of the recording (no step done
  * then, or the program's exit), -1 error. r->cur, r->last and r->acc tell
  * what the step did (r->last.ev is ISA_EV_SLEEP for a sleep step).
@@ -932,9 +1152,12 @@ static int check_drained(struct rpl *r)
 static int step(struct rpl *r)
 {
 	struct isa_step *st = &r->last;
-	int i = board_sched_pick(&r->sched);
+	int i, fresh;
 	uint64_t cycle;
 
+	if (r->cfw)
+		return cf_only_step(r);
+	i = board_sched_pick(&r->sched);
 	r->nacc = 0;
 	r->cur = i;
 	memset(st, 0, sizeof(*st));
@@ -958,6 +1181,9 @@ static int step(struct rpl *r)
 			      "trace (its end message counts %llu instructions)", i,
 			      U(r->d.budget[i]));
 	r->nlv_due = 0;
+	fresh = r->d.steps >= r->frontier;
+	if (fresh)
+		rpl_sum_pc(&r->sum[r->nckpt - 1], isa_cpu_get(r->cpu[i], ISA_R_PC));
 	board_sched_begin(&r->sched);
 	if (isa_cpu_step(r->cpu[i], st))
 		return r->failed = 1, -1;
@@ -971,6 +1197,9 @@ static int step(struct rpl *r)
 	if ((st->ev == ISA_EV_INSN || st->ev == ISA_EV_STOP) && !st->faulted) {
 		r->d.insns[i]++;
 		r->d.position++;
+		r->d.csteps[i]++;
+	} else if (st->ev == ISA_EV_EXCEPTION) {
+		r->d.csteps[i]++;
 	}
 	for (int k = 0; r->mf.lv.timed && k < r->nlv_due; k++)
 		if (r->lv_due[k] != cycle)
@@ -981,6 +1210,13 @@ static int step(struct rpl *r)
 		return -1;
 	if (r->truth && verify_step(r, i, st, cycle))
 		return -1;
+	if (fresh) {
+		for (int a = 0; a < r->nacc; a++)
+			if (watchable(r->acc[a].kind))
+				rpl_sum_access(&r->sum[r->nckpt - 1], r->acc[a].addr, r->acc[a].size,
+					       r->acc[a].store);
+		r->frontier = r->d.steps;
+	}
 	if (r->d.position >= r->next_ckpt)
 		take_checkpoint(r);
 	if (st->ev == ISA_EV_STOP) {
@@ -1018,8 +1254,11 @@ static size_t blob_size(const struct rpl *r)
 	for (int i = 0; i < r->ncores; i++) {
 		if (r->bp[i] && !(r->mf.bp_shared && i))
 			n += bp_state_size(r->bp[i]);
-		n += dc_state_size(r->sched.tcache[i]);
+		if (!r->cfw)
+			n += dc_state_size(r->sched.tcache[i]);
 	}
+	if (r->cfw)
+		n += cfw_state_size(r->cfw);
 	if (r->fa)
 		n += dc_fa_state_size(r->fa);
 	if (r->mc)
@@ -1038,7 +1277,11 @@ static void take_checkpoint(struct rpl *r)
 	if (r->nckpt == r->ackpt) {
 		r->ackpt = r->ackpt ? 2 * r->ackpt : 64;
 		r->ckpt = xrealloc(r->ckpt, r->ackpt * sizeof(*r->ckpt));
+		r->sum = xrealloc(r->sum, r->ackpt * sizeof(*r->sum));
 	}
+	if (r->nckpt)
+		r->sum[r->nckpt - 1].sealed = 1;
+	memset(&r->sum[r->nckpt], 0, sizeof(*r->sum));
 	c = &r->ckpt[r->nckpt++];
 	c->d = r->d;
 	c->mem = rpl_mem_snapshot(r->mem);
@@ -1053,8 +1296,14 @@ static void take_checkpoint(struct rpl *r)
 			bp_save(r->bp[i], p);
 			p += bp_state_size(r->bp[i]);
 		}
+		if (r->cfw)
+			continue;
 		dc_save(r->sched.tcache[i], p);
 		p += dc_state_size(r->sched.tcache[i]);
+	}
+	if (r->cfw) {
+		cfw_save(r->cfw, p);
+		p += cfw_state_size(r->cfw);
 	}
 	if (r->fa) {
 		dc_fa_save(r->fa, p);
@@ -1072,6 +1321,8 @@ static int restore_checkpoint(struct rpl *r, const struct ckpt *c)
 		/* the ground truth is read forward only */
 		st_truth_close_reader(r->truth);
 		r->truth = NULL;
+		for (int i = 0; i < r->ncores; i++)
+			r->tq[i].head = r->tq[i].n = 0;
 	}
 	r->d = c->d;
 	rpl_mem_restore(r->mem, c->mem);
@@ -1085,8 +1336,15 @@ static int restore_checkpoint(struct rpl *r, const struct ckpt *c)
 				return -1;
 			p += bp_state_size(r->bp[i]);
 		}
+		if (r->cfw)
+			continue;
 		dc_restore(r->sched.tcache[i], p);
 		p += dc_state_size(r->sched.tcache[i]);
+	}
+	if (r->cfw) {
+		if (cfw_restore(r->cfw, p, cfw_state_size(r->cfw)))
+			return -1;
+		p += cfw_state_size(r->cfw);
 	}
 	if (r->fa) {
 		if (dc_fa_restore(r->fa, p, dc_fa_state_size(r->fa)))
@@ -1186,6 +1444,9 @@ int rpl_break(struct rpl *r, uint32_t pc, int on)
 
 int rpl_watch(struct rpl *r, uint32_t addr, uint32_t len, enum rpl_watch_kind kind, int on)
 {
+	if (r->cfw)
+		return error("%s: no watchpoints: the recording has no load-value stream, so the "
+			     "replay does not know the data addresses the cores access", r->dir);
 	for (int i = 0; i < r->nwatch; i++)
 		if (r->watch[i].addr == addr && r->watch[i].len == len && r->watch[i].kind == kind) {
 			if (!on)
@@ -1205,12 +1466,24 @@ int rpl_watch(struct rpl *r, uint32_t addr, uint32_t len, enum rpl_watch_kind ki
 /* Will the next step execute an instruction at a breakpoint? */
 static int at_break(struct rpl *r, int *core)
 {
-	int i = board_sched_pick(&r->sched);
+	int i, insn, s;
 	uint32_t pc;
 
-	if (!r->nbreak || r->d.ended || !isa_cpu_will_execute(r->cpu[i]))
-		return 0;
-	pc = isa_cpu_get(r->cpu[i], ISA_R_PC);
+	if (r->cfw) {
+		if (!r->nbreak || r->d.ended || r->failed)
+			return 0;
+		/* an error here is the next step's: let that report it */
+		error_quiet(1);
+		s = cfw_peek(r->cfw, &i, &pc, &insn);
+		error_quiet(-1);
+		if (s || !insn)
+			return 0;
+	} else {
+		i = board_sched_pick(&r->sched);
+		if (!r->nbreak || r->d.ended || !isa_cpu_will_execute(r->cpu[i]))
+			return 0;
+		pc = isa_cpu_get(r->cpu[i], ISA_R_PC);
+	}
 	for (int k = 0; k < r->nbreak; k++)
 		if (r->breaks[k] == pc) {
 			*core = i;
@@ -1225,8 +1498,7 @@ static int hit_watch(struct rpl *r, struct rpl_stop *stop)
 	for (int a = 0; a < r->nacc; a++) {
 		const struct acc *x = &r->acc[a];
 
-		if (x->kind != ISA_ACC_LOAD && x->kind != ISA_ACC_STORE &&
-		    x->kind != ISA_ACC_LDREX && x->kind != ISA_ACC_STREX)
+		if (!watchable(x->kind))
 			continue;
 		for (int w = 0; w < r->nwatch; w++) {
 			const struct rpl_watchpoint *p = &r->watch[w];
@@ -1256,6 +1528,52 @@ static void fill_stop(struct rpl *r, struct rpl_stop *stop, enum rpl_stop_kind k
 }
 
 /*
+ * Could a breakpoint or watchpoint hit in the stretch after checkpoint i?
+ * 1 unless its summary is complete and rules every one out.
+ */
+static int may_hit(const struct rpl *r, size_t i)
+{
+	const struct rpl_summary *s = &r->sum[i];
+
+	if (i + 1 >= r->nckpt || !s->sealed)
+		return 1;
+	for (int k = 0; k < r->nbreak; k++)
+		if (rpl_sum_may_pc(s, r->breaks[k]))
+			return 1;
+	for (int k = 0; k < r->nwatch; k++)
+		if (rpl_sum_may_access(s, r->watch[k].addr, r->watch[k].len,
+				       r->watch[k].kind != RPL_WATCH_WRITE,
+				       r->watch[k].kind != RPL_WATCH_READ))
+			return 1;
+	return 0;
+}
+
+/*
+ * Forward, at a checkpoint: skip the stretches that cannot hit, to the
+ * checkpoint that starts the next one that may (or the last). 0 / -1.
+ */
+static int skip_forward(struct rpl *r)
+{
+	size_t i = ckpt_before(r, r->d.steps) - r->ckpt, j = i;
+
+	if (r->ckpt[i].d.steps != r->d.steps)
+		return 0;
+	while (j + 1 < r->nckpt && !may_hit(r, j))
+		j++;
+	if (j == i)
+		return 0;
+	return restore_checkpoint(r, &r->ckpt[j]);
+}
+
+/* The steps of the first checkpoint after the state now (UINT64_MAX: none yet). */
+static uint64_t next_edge(const struct rpl *r)
+{
+	size_t i = ckpt_before(r, r->d.steps) - r->ckpt;
+
+	return i + 1 < r->nckpt ? r->ckpt[i + 1].d.steps : UINT64_MAX;
+}
+
+/*
  * Forward until a breakpoint (stop before the instruction), a watchpoint
  * (stop after the access), `core` retiring an instruction (core >= 0: a
  * single step), an interrupt request or the end.
@@ -1263,9 +1581,22 @@ static void fill_stop(struct rpl *r, struct rpl_stop *stop, enum rpl_stop_kind k
 static int forward(struct rpl *r, int core, struct rpl_stop *stop)
 {
 	int k, c, first = r->d.steps == r->break_step;
+	uint64_t edge = core < 0 ? next_edge(r) : UINT64_MAX;
 
 	memset(stop, 0, sizeof(*stop));
+	if (core < 0 && ckpt_before(r, r->d.steps)->d.steps == r->d.steps)
+		edge = r->d.steps; /* at a checkpoint already */
 	for (;;) {
+		if (r->d.steps == edge) {
+			/* a continue at a checkpoint: past the stretches that cannot hit */
+			uint64_t at = r->d.steps;
+
+			if (skip_forward(r))
+				return -1;
+			edge = next_edge(r);
+			if (r->d.steps != at)
+				first = 0;
+		}
 		if (!first && at_break(r, &c)) {
 			fill_stop(r, stop, RPL_STOP_BREAK, c);
 			r->break_step = r->d.steps;
@@ -1310,6 +1641,10 @@ static int backward(struct rpl *r, int core, struct rpl_stop *stop)
 
 	memset(stop, 0, sizeof(*stop));
 	while (hi > 0) {
+		if (core < 0 && !may_hit(r, ckpt_before(r, hi - 1) - r->ckpt)) {
+			hi = ckpt_before(r, hi - 1)->d.steps; /* nothing there can hit */
+			continue;
+		}
 		/* (running may append checkpoints and move the array: keep the step) */
 		uint64_t from = ckpt_before(r, hi - 1)->d.steps;
 
@@ -1388,7 +1723,7 @@ uint64_t rpl_steps(const struct rpl *r)
 size_t rpl_checkpoints(const struct rpl *r, uint64_t *bytes)
 {
 	if (bytes)
-		*bytes = r->ckpt_bytes + rpl_mem_live_bytes();
+		*bytes = r->ckpt_bytes + rpl_mem_live_bytes() + r->nckpt * sizeof(*r->sum);
 	return r->nckpt;
 }
 
@@ -1396,6 +1731,13 @@ int rpl_read_mem(struct rpl *r, uint32_t addr, uint8_t *buf, uint32_t n, uint32_
 {
 	if (!rpl_mem_valid(addr, n))
 		return -1;
+	if (r->cfw) {
+		/* no value is traced, and the board lets programs write ROM too */
+		memset(buf, 0, n);
+		if (unknown)
+			*unknown = addr;
+		return 1;
+	}
 	return rpl_mem_read(r->mem, addr, buf, n, unknown) ? 1 : 0;
 }
 
@@ -1416,7 +1758,24 @@ uint64_t rpl_verified(const struct rpl *r)
 
 uint64_t rpl_cycles(const struct rpl *r, int core)
 {
-	return r->sched.cycles[core];
+	return r->cfw ? cfw_cycle(r->cfw, core) : r->sched.cycles[core];
+}
+
+uint64_t rpl_core_steps(const struct rpl *r, int core)
+{
+	return r->d.csteps[core];
+}
+
+int rpl_regs_known(const struct rpl *r)
+{
+	return !r->cfw;
+}
+
+void rpl_verify_stats(const struct rpl *r, struct rpl_verify_stats *s)
+{
+	*s = r->vs;
+	s->insns = r->verified;
+	s->mean_cycle_error = s->estimated ? (double)r->cycle_error_sum / s->estimated : 0;
 }
 
 int rpl_ncores(const struct rpl *r)

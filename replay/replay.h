@@ -27,6 +27,32 @@
  * cache and timing-cache copies, and the memory picture by copy-on-write
  * pages) are taken every `interval` instructions as the replay first runs
  * forward; going back restores the nearest one before and runs forward.
+ *
+ * Control flow only (a cf stream, no load-value stream: `record --lv-enc
+ * none`; replay/cfwalk.h has the method). What is known, and how well:
+ *
+ *   - each core's PC sequence is exact: every instruction it retired and
+ *     every exception it entered (and which), in its own order, up to its
+ *     end message; a desync is an error as above (the stream has no check
+ *     bits, though: a damaged message that still fits the code replays
+ *     another run, which only --verify can tell);
+ *   - no register but the PC, and no memory byte, is known: rpl_regs_known
+ *     returns 0; rpl_cpu's registers other than PC are stale (the reset
+ *     values) and must not be shown or used; rpl_read_mem reports every
+ *     byte unknown (the board lets programs write ROM too, so even the
+ *     ELF's image is not known to hold); rpl_watch refuses watchpoints
+ *     (data addresses are not traced); breakpoints are exact;
+ *   - the interleaving of the cores is estimated: the cores are stepped in
+ *     the order of an estimated cycle count (rpl_cycles), which equals the
+ *     board's exactly at every step that emitted a timed message (its time
+ *     stamp) and is interpolated between (a lower-bound model of the
+ *     board's timing, the slack shared by misses and sleeps); with a
+ *     functional stream it is the lower bound. Exact in either case: the
+ *     order of the steps that emitted messages (the stream's order). So a
+ *     position and rpl_stop's position count instructions in this
+ *     estimated order: a core's own instruction count (rpl_core_insns) at
+ *     a stop is exact, the others' are as of the estimate;
+ *   - the program's exit is known (its end message), not its status.
  */
 #ifndef RAPTOR_REPLAY_H
 #define RAPTOR_REPLAY_H
@@ -87,10 +113,26 @@ const char *rpl_dir(const struct rpl *r);
 
 /*
  * Compare every step with the ground truth dir/truth.gz from now on (core,
- * PC, flags, cycle, all registers, every access). 0, or -1 if it cannot be
- * opened (or the recording has none).
+ * PC, flags, cycle, all registers, every access). Control flow only: each
+ * core's steps against the truth's steps of that core (PC, tail-chaining,
+ * exception number), the cycle of every step that emitted a timed message
+ * against the truth's, and at the end, that the truth has no step left;
+ * the estimated cycles' error is measured (rpl_verify_stats). 0, or -1 if
+ * it cannot be opened (or the recording has none).
  */
 int rpl_verify(struct rpl *r) MUST_CHECK;
+
+/* What the verification compared so far. */
+struct rpl_verify_stats {
+	uint64_t insns;	     /* instructions (rpl_verified) */
+	/* control flow only: */
+	uint64_t exceptions; /* exception entries */
+	uint64_t stamps;     /* steps whose cycle is a message's stamp: equal to the truth's */
+	uint64_t estimated;  /* steps whose cycle is estimated: measured against the truth's */
+	uint64_t max_cycle_error;
+	double mean_cycle_error;
+};
+void rpl_verify_stats(const struct rpl *r, struct rpl_verify_stats *s);
 
 /*
  * Run forward until position `to` (UINT64_MAX: the end of the recording).
@@ -119,7 +161,10 @@ int rpl_seek_step(struct rpl *r, uint64_t step) MUST_CHECK;
 
 /* Set (on = 1) or clear a breakpoint on any core's instruction at pc. 0 / -1. */
 int rpl_break(struct rpl *r, uint32_t pc, int on) MUST_CHECK;
-/* Set or clear a watchpoint on [addr, addr + len). 0 / -1. */
+/*
+ * Set or clear a watchpoint on [addr, addr + len). 0 / -1 (always -1 for
+ * a control-flow-only recording).
+ */
 int rpl_watch(struct rpl *r, uint32_t addr, uint32_t len, enum rpl_watch_kind kind,
 	      int on) MUST_CHECK;
 
@@ -146,7 +191,8 @@ void rpl_interrupt(struct rpl *r);
 
 /*
  * Memory as the debugger knows it now: 0 all n bytes known, 1 some unknown
- * (*unknown gets the first; those read as 0), -1 outside ROM/SRAM.
+ * (*unknown gets the first; those read as 0), -1 outside ROM/SRAM. Control
+ * flow only: every byte is unknown.
  */
 int rpl_read_mem(struct rpl *r, uint32_t addr, uint8_t *buf, uint32_t n, uint32_t *unknown);
 
@@ -155,12 +201,28 @@ uint64_t rpl_steps(const struct rpl *r);
 /* Instructions retired so far, all cores, and by one core. */
 uint64_t rpl_position(const struct rpl *r);
 uint64_t rpl_core_insns(const struct rpl *r, int core);
+/* Steps of one core so far: its instructions retired and exception entries. */
+uint64_t rpl_core_steps(const struct rpl *r, int core);
 /* Instructions compared with the ground truth so far. */
 uint64_t rpl_verified(const struct rpl *r);
+/* A core's cycle count (control flow only: the estimate, see the top). */
 uint64_t rpl_cycles(const struct rpl *r, int core);
 int rpl_ncores(const struct rpl *r);
+/*
+ * 1: every core's registers and the data accesses are replayed (both
+ * streams); 0: control flow only, the PC is the one register known and
+ * the interleaving of the cores is estimated (see the top).
+ */
+int rpl_regs_known(const struct rpl *r);
+/*
+ * A core's state. With rpl_regs_known 0 only its PC is the replay's; the
+ * other registers are stale and must not be trusted.
+ */
 struct isa_cpu *rpl_cpu(struct rpl *r, int core);
-/* 1 once the program exited (SYS_EXIT) in the replay. *status gets its status. */
+/*
+ * 1 once the program exited (SYS_EXIT) in the replay. *status gets its
+ * status; control flow only: -1, the status is not traced.
+ */
 int rpl_exited(const struct rpl *r, int *status);
 
 #endif

@@ -113,11 +113,20 @@ test_expect_success 'a second GDB is refused while one is attached, which goes o
 	grep "Thread 4 \"core3\"" first.out
 '
 
+test_expect_success 'control flow only: registers unavailable, breakpoints exact per core' '
+	"$RAPTOR" record "$ELF" --cores 4 --lv-enc none --truth -o cfonly -q >/dev/null &&
+	serve cfonly cfonly &&
+	gdb_script cfonly.py cfonly
+'
+
+# One checkpoint only (--interval past the end): a reverse search replays
+# the whole recording, long enough to be interrupted. (With checkpoints,
+# the per-stretch summaries let it skip to the hit at once.)
 test_expect_success 'setup: a long recording (20 million instructions), served' '
 	"$RAPTOR" record "$GUEST/soak-m3-O2.elf" --cores 4 --max-insns 20000000 -o soak -q \
 		>/dev/null 2>&1
 	test $? = 125 && grep "state = partial" soak/manifest.ini &&
-	serve soak soak
+	serve soak soak --interval 1000000000
 '
 
 test_expect_success 'Ctrl-C interrupts a long continue, forward and backward' '

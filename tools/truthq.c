@@ -14,7 +14,8 @@
  *   truthq REC loads ADDR LEN  every load ...  one line each:
  *                              "P core C pc PC addr A size N value V"
  *   truthq REC execs PC        every retirement of the instruction at PC:
- *                              "P core C"
+ *                              "P core C insn N", N = the core's own
+ *                              instructions retired before it
  *   truthq REC trace           every instruction the board executed, in
  *                              global order: "core pc" (faulted ones too,
  *                              as `raptor run --trace-regs` lists them)
@@ -50,6 +51,7 @@ int main(int argc, char **argv)
 	struct st_truth_rec rec;
 	static struct pending pend[ST_TRUTH_MAX_CORES];
 	static uint32_t regs[ST_TRUTH_MAX_CORES][ISA_NREGS];
+	static unsigned long long own[ST_TRUTH_MAX_CORES];
 	unsigned long long pos = 0, at = 0, addr = 0, len = 0, pc = 0;
 	const char *q;
 	char path[4096];
@@ -95,7 +97,8 @@ int main(int argc, char **argv)
 		if (rec.type == ST_TRUTH_INSN && !(rec.flags & ST_TRUTH_FAULTED)) {
 			pos++;
 			if (!strcmp(q, "execs") && rec.pc == pc)
-				printf("%llu core %d\n", pos, c);
+				printf("%llu core %d insn %llu\n", pos, c, own[c]);
+			own[c]++;
 			for (int i = 0; i < pend[c].n; i++) {
 				struct st_truth_rec *a = &pend[c].acc[i];
 

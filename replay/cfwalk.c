@@ -1,0 +1,918 @@
+#include "replay/cfwalk.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "predictors/bp.h"
+#include "streams/cfmsg.h"
+
+#define MAX_CORES ST_CF_MAX_CORES
+/* exception entries that interrupted an IT block, per core, not yet returned to */
+#define MAX_FRAMES 16
+/* functional TR_*: instructions a core may run towards its next branch message */
+#define MAX_RUN (1ull << 32)
+
+#define U(x) ((unsigned long long)(x))
+
+/* A decoded message, filed under its core. */
+struct msg {
+	uint64_t count; /* SL / bCnt; 0: exception or end */
+	uint64_t icnt;	/* count 0: iCnt (TR_*) or SL (NX_b) */
+	uint64_t cycle; /* timed: the stamp */
+	/*
+	 * Set when the read-ahead walker gets here (the message is then "ready"
+	 * for the replay): the lower-bound cycles of the core's steps after its
+	 * previous message up to and including the one that emitted this, the
+	 * WFI/WFE among them, and the part of the slack (stamp - previous stamp
+	 * - lb) put down to misses and jitter rather than sleep (see estimate()).
+	 */
+	uint64_t lb, waits, miss;
+	uint64_t bit; /* where it starts in the stream */
+	uint64_t seq; /* its index in the stream */
+	uint32_t ta;
+	uint16_t exc;
+	uint8_t end, tail, taken, has_target;
+};
+
+struct msgs {
+	struct msg *v;
+	size_t n, a;
+};
+
+/* isa_describe's answer for one PC, kept (the walk asks for a PC many times). */
+struct dinfo {
+	uint32_t target; /* direct branches: the static target */
+	uint8_t state;	 /* 0: not asked yet; 1: decoded; 2: cannot be fetched or decoded */
+	uint8_t size, cf;
+	uint8_t wait; /* WFI or WFE: the core may sleep after it */
+	uint8_t it; /* an IT instruction: its firstcond:mask (the new ITSTATE); else 0 */
+};
+#define DPAGE_BITS 12
+#define DPAGE_N (1u << (DPAGE_BITS - 1))
+
+/* An exception entry that interrupted an IT block: where, and the ITSTATE it stacked. */
+struct frame {
+	uint32_t ret;
+	uint8_t it;
+};
+
+/* One core's walk: plain data (the replay's walkers are checkpointed). */
+struct walker {
+	uint32_t pc;
+	uint8_t it;   /* ITSTATE, as the ISS keeps it */
+	uint8_t done; /* at its end message */
+	uint8_t nframes;
+	struct frame frames[MAX_FRAMES];
+	uint64_t bcnt; /* TR_*: bCnt since the core's previous message */
+	uint64_t cnt;  /* iCnt (TR_*) or SL (NX_b) since the core's previous message */
+	uint64_t insns, steps;
+	uint64_t next;	/* index of its next message in its list */
+	uint64_t pin;	/* cycle at its previous message (0 at reset) */
+	uint64_t lb;	/* lower-bound cycles since then */
+	uint64_t waits; /* WFI/WFE since then, but the latest step */
+	uint8_t slept;	/* the latest step was a WFI/WFE: the core may have slept since */
+	uint64_t cycle; /* the estimate after its latest step */
+	/* read-ahead: slack and lower bound of the core's segments without WFI/WFE */
+	uint64_t slack_sum, lb_sum;
+	/* Brent's cycle detection over (pc, ITSTATE) since the last counted branch */
+	uint64_t power, lam;
+	uint32_t loop_pc;
+	uint8_t loop_it;
+};
+
+struct cfw {
+	const struct st_manifest *mf;
+	const char *path;
+	struct isa_decoder *dec;
+	const struct isa_bus *bus;
+	int ncores, nx, timed;
+	unsigned branch_penalty, exc_penalty;
+	struct dinfo **pages;
+
+	/* the read-ahead: the stream's decoder, walkers and predictors of its own */
+	struct st_cf_decoder cfd;
+	struct walker pw[MAX_CORES];
+	struct bp *pbp[MAX_CORES];
+	struct msgs list[MAX_CORES];
+	uint64_t nmsgs;
+	int open_core; /* the core of a branch head whose target part may follow, or -1 */
+	int ends;      /* the end messages are read: nothing more in the stream */
+	int pfailed;
+	char perr[1024];
+
+	/* the replay */
+	struct walker rw[MAX_CORES];
+	struct bp *rbp[MAX_CORES];
+	uint64_t consumed; /* messages consumed, end messages aside: a prefix of the stream */
+};
+
+static uint64_t position(const struct cfw *x)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < x->ncores; i++)
+		n += x->rw[i].insns;
+	return n;
+}
+
+static int walk_error(struct cfw *x, int pre, int core, uint64_t bit, const char *fmt, ...)
+	PRINTF_LIKE(5, 6);
+
+/*
+ * "<file>: core C, instruction N (position P), bit B: ..." for the replay;
+ * the read-ahead names its own instruction count, and the error sticks.
+ */
+static int walk_error(struct cfw *x, int pre, int core, uint64_t bit, const char *fmt, ...)
+{
+	const struct walker *w = pre ? &x->pw[core] : &x->rw[core];
+	char msg[768];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (!pre)
+		return error("%s: core %d, instruction %llu (position %llu), bit %llu: %s", x->path,
+			     core, U(w->insns), U(position(x)), U(bit), msg);
+	snprintf(x->perr, sizeof(x->perr), "%s: core %d, instruction %llu (read ahead of the "
+		 "replay at position %llu), bit %llu: %s", x->path, core, U(w->insns),
+		 U(position(x)), U(bit), msg);
+	x->pfailed = 1;
+	return error("%s", x->perr);
+}
+
+/* ---- code ------------------------------------------------------------------------ */
+
+static const struct dinfo *describe(struct cfw *x, uint32_t pc)
+{
+	struct dinfo **pg = &x->pages[pc >> DPAGE_BITS], *d;
+	uint32_t target;
+	enum isa_cf cf;
+	unsigned size;
+	uint16_t hw;
+	char text[32];
+	int s;
+
+	if (!*pg)
+		*pg = xcalloc(DPAGE_N, sizeof(**pg));
+	d = &(*pg)[(pc & ((1u << DPAGE_BITS) - 1)) >> 1];
+	if (d->state)
+		return d;
+	d->state = 2;
+	error_quiet(1);
+	s = isa_describe(x->dec, x->bus, pc, text, sizeof(text), &size, &cf, &target);
+	error_quiet(-1);
+	if (s || !strncmp(text, "(undecodable", 12))
+		return d; /* the ISS stops at such an instruction: it never retires */
+	d->size = size;
+	d->cf = cf;
+	d->target = target;
+	d->wait = !strncmp(text, "wfi", 3) || !strncmp(text, "wfe", 3);
+	/*
+	 * isa_describe does not give ITSTATE: IT is 0xBFxx with a non-zero mask
+	 * (A7.7.38, the test isa/decode.c makes); its own text must agree.
+	 */
+	if (size == 2 && x->bus->fetch(x->bus->ctx, pc, &hw) == ISA_BUS_OK &&
+	    (hw & 0xff00) == 0xbf00 && (hw & 0xf)) {
+		if (isa_describe(x->dec, x->bus, pc, text, sizeof(text), NULL, NULL, NULL) ||
+		    strncmp(text, "it ", 3))
+			return d;
+		d->it = hw & 0xff;
+	}
+	d->state = 1;
+	return d;
+}
+
+/* The handler of exception exc: the vector table stays at 0 (VTOR's reset value). */
+static int vector(struct cfw *x, unsigned exc, uint32_t *pc)
+{
+	uint16_t lo, hi;
+
+	if (x->bus->fetch(x->bus->ctx, 4 * exc, &lo) != ISA_BUS_OK ||
+	    x->bus->fetch(x->bus->ctx, 4 * exc + 2, &hi) != ISA_BUS_OK)
+		return -1;
+	*pc = ((uint32_t)hi << 16 | lo) & ~1u;
+	return 0;
+}
+
+/* ITAdvance (A7.3.3), as isa/cpu.c does it after every instruction but IT. */
+static void it_advance(struct walker *w)
+{
+	if ((w->it & 7) == 0)
+		w->it = 0;
+	else
+		w->it = (w->it & 0xe0) | ((w->it << 1) & 0x1f);
+}
+
+/*
+ * Enter exception exc's handler: between instructions (tail 0: the frame
+ * holds the current PC and ITSTATE, the RAS gets the return address, as
+ * the trace module's bp_exception), or tail-chained from an exception
+ * return (nothing stacked, the predictors untouched).
+ */
+static int enter(struct cfw *x, int pre, int core, unsigned exc, int tail, uint64_t bit)
+{
+	struct walker *w = pre ? &x->pw[core] : &x->rw[core];
+	struct bp *bp = pre ? x->pbp[core] : x->rbp[core];
+	uint32_t pc;
+
+	if (vector(x, exc, &pc))
+		return walk_error(x, pre, core, bit, "the vector of exception %u at 0x%08x is not in "
+				  "the program's load image", exc, 4 * exc);
+	if (!tail) {
+		if (w->it) {
+			/* interrupted inside an IT block: the exception return restores it */
+			if (w->nframes == MAX_FRAMES)
+				return walk_error(x, pre, core, bit, "more than %d exception entries "
+						  "interrupted IT blocks without returning to them",
+						  MAX_FRAMES);
+			w->frames[w->nframes++] = (struct frame){ w->pc, w->it };
+		}
+		if (bp)
+			bp_exception(bp, w->pc);
+	}
+	w->it = 0;
+	w->pc = pc;
+	return 0;
+}
+
+/*
+ * A taken indirect branch to target: an exception return to an instruction
+ * interrupted inside an IT block gets its ITSTATE back. Only an exception
+ * return can land there (a call's return address never is: a BL/BLX in an
+ * IT block is its last instruction), and only at the latest such frame.
+ */
+static void returned(struct walker *w, uint32_t target)
+{
+	for (int i = w->nframes - 1; i >= 0; i--)
+		if (w->frames[i].ret == target) {
+			w->it = w->frames[i].it;
+			memmove(&w->frames[i], &w->frames[i + 1],
+				(w->nframes - 1 - i) * sizeof(w->frames[0]));
+			w->nframes--;
+			return;
+		}
+}
+
+static int is_indirect(unsigned cf)
+{
+	return cf == ISA_CF_RETURN || cf == ISA_CF_IND_CALL || cf == ISA_CF_IND_JUMP;
+}
+
+/* ---- the walk ------------------------------------------------------------------------ */
+
+/*
+ * Complete m's target part: the read-ahead reads T and diffTA from the
+ * stream (m must be the open head), the replay finds them filed.
+ */
+static int get_target(struct cfw *x, int pre, int core, struct msg *m, int cond)
+{
+	struct st_cf_msg h = { .core = core, .count = m->count };
+
+	if (!pre) {
+		if (!m->has_target)
+			return walk_error(x, pre, core, m->bit, "the replay needs a target the read-ahead "
+					  "did not read (a bug)");
+		return 0;
+	}
+	if (x->open_core != core || m != &x->list[core].v[x->list[core].n - 1])
+		return walk_error(x, pre, core, m->bit, "a target part for a message that is not the "
+				  "stream's head (a bug)");
+	if (st_cf_get_target(&x->cfd, &h, cond))
+		return walk_error(x, pre, core, m->bit, "the target part of the message for count "
+				  "%llu cannot be decoded (see above)", U(m->count));
+	m->taken = h.taken;
+	m->ta = h.ta;
+	m->has_target = 1;
+	return 0;
+}
+
+/*
+ * A branch of TR_b/TR_e (the papers' Fig. 6): predict, take the
+ * prediction unless the message lands here, train. *used when it did.
+ */
+static int tr_branch(struct cfw *x, int pre, int core, struct msg *m, const struct dinfo *d,
+		     int *taken, uint32_t *target, int *used, int *counted)
+{
+	struct walker *w = pre ? &x->pw[core] : &x->rw[core];
+	struct bp *bp = pre ? x->pbp[core] : x->rbp[core];
+	struct bp_branch br = { w->pc, w->pc + d->size, d->cf,
+				w->it != 0 || d->cf == ISA_CF_COND_DIRECT };
+	struct bp_prediction pred;
+
+	bp_predict(bp, &br, &pred);
+	*counted = pred.counts;
+	if (pred.counts)
+		w->bcnt++;
+	if (pred.counts && m->count && w->bcnt == m->count) {
+		*used = 1;
+		if (pred.indirect) {
+			if (get_target(x, pre, core, m, pred.conditional))
+				return -1;
+			*taken = m->taken;
+			*target = m->taken ? m->ta : br.fallthrough;
+			if (bp_classify_miss(&pred, m->taken, m->ta) == BP_MISS_NONE)
+				return walk_error(x, pre, core, m->bit, "the message at count %llu says "
+						  "%s 0x%08x, which is what the predictor predicts "
+						  "for the branch at 0x%08x", U(m->count),
+						  m->taken ? "taken to" : "not taken,", m->ta, w->pc);
+		} else {
+			*taken = !pred.taken;
+			*target = *taken ? d->target : br.fallthrough;
+		}
+	} else {
+		*taken = pred.taken;
+		*target = br.fallthrough;
+		if (pred.taken && pred.indirect) {
+			if (!pred.target_known)
+				return walk_error(x, pre, core, m->bit, "the predictor has no target for "
+						  "the %s at 0x%08x (bCnt %llu), but the stream has no "
+						  "message for it", d->cf == ISA_CF_RETURN ? "return" :
+						  "indirect branch", w->pc, U(w->bcnt));
+			*target = pred.target;
+		} else if (pred.taken) {
+			*target = d->target;
+		}
+	}
+	bp_update(bp, &br, *taken, *target);
+	return 0;
+}
+
+/* A branch of NX_b: a message for every taken conditional direct and taken indirect branch. */
+static int nx_branch(struct cfw *x, int pre, int core, struct msg *m, const struct dinfo *d,
+		     int *taken, uint32_t *target, int *used)
+{
+	struct walker *w = pre ? &x->pw[core] : &x->rw[core];
+	int cond = w->it != 0 || d->cf == ISA_CF_COND_DIRECT;
+	int hit = m->count && w->cnt == m->count;
+
+	*taken = 0;
+	*target = w->pc + d->size;
+	if (is_indirect(d->cf)) {
+		if (hit) {
+			if (get_target(x, pre, core, m, cond))
+				return -1;
+			*taken = 1;
+			*target = m->ta;
+			*used = 1;
+		} else if (!cond) {
+			return walk_error(x, pre, core, m->bit, "the %s at 0x%08x (SL %llu) has no message, "
+					  "but NX_b traces every indirect branch",
+					  d->cf == ISA_CF_RETURN ? "return" : "indirect branch", w->pc,
+					  U(w->cnt));
+		}
+	} else if (d->cf == ISA_CF_COND_DIRECT) {
+		if (hit) {
+			*taken = 1;
+			*target = d->target;
+			*used = 1;
+		}
+	} else {
+		if (hit)
+			return walk_error(x, pre, core, m->bit, "the message for SL %llu lands on the "
+					  "direct branch at 0x%08x, which NX_b never traces",
+					  U(m->count), w->pc);
+		if (cond)
+			return walk_error(x, pre, core, m->bit, "the %s at 0x%08x is inside an IT block: "
+					  "NX_b does not trace whether it was taken, so the control "
+					  "flow cannot be followed without the load-value stream",
+					  d->cf == ISA_CF_CALL ? "BL" : "B", w->pc);
+		*taken = 1;
+		*target = d->target;
+	}
+	return 0;
+}
+
+/*
+ * The part of a segment's slack put down to misses and jitter: all of it
+ * without WFI/WFE; with them, as much as the core's segments without any
+ * had per lower-bound cycle so far (the rest is sleep).
+ */
+static uint64_t miss_slack(const struct walker *p, uint64_t waits, uint64_t slack)
+{
+	uint64_t m;
+
+	if (!waits || !p->lb_sum)
+		return waits ? 0 : slack;
+	m = (uint64_t)((unsigned __int128)p->lb * p->slack_sum / p->lb_sum);
+	return m < slack ? m : slack;
+}
+
+/* The read-ahead reached message m of its walker p: measure the segment. */
+static void segment_done(struct cfw *x, struct walker *p, struct msg *m)
+{
+	uint64_t slack;
+
+	m->lb = p->lb;
+	m->waits = p->waits + p->slept;
+	if (!x->timed)
+		return;
+	slack = m->cycle - p->pin - p->lb; /* >= 0: checked before */
+	m->miss = miss_slack(p, m->waits, slack);
+	if (!m->waits) {
+		p->slack_sum += slack;
+		p->lb_sum += p->lb;
+	}
+}
+
+/*
+ * The cycle estimate of the replay's walker w after a step, its next
+ * message m (ready) not reached. The segment from the previous stamp P0 to
+ * m's P1 has lower bound L, slack S = P1 - P0 - L, of which M is put down
+ * to misses (spread in proportion to the lower bound) and S - M to sleep
+ * (spread evenly over its WFI/WFE, each share at once on the step after
+ * one, as the board's clock jumps over a sleep). After l lower-bound
+ * cycles and w WFI/WFE before the latest step: P0 + l + M l / L +
+ * (S - M) w / W, which is P1 at the message. Functional: the lower bound.
+ */
+static uint64_t estimate(const struct cfw *x, const struct walker *w, const struct msg *m)
+{
+	uint64_t slack, e;
+
+	if (!x->timed)
+		return w->pin + w->lb;
+	if (m->cycle < w->pin + m->lb || !m->lb)
+		return w->pin + w->lb;
+	slack = m->cycle - w->pin - m->lb;
+	e = w->pin + w->lb + (uint64_t)((unsigned __int128)m->miss * w->lb / m->lb);
+	if (m->waits)
+		e += (uint64_t)((unsigned __int128)(slack - m->miss) * w->waits / m->waits);
+	return e;
+}
+
+/*
+ * One step of a core's walker (pre: the read-ahead's, else the replay's)
+ * against its next message, which must be decoded (and, for the replay,
+ * ready) and must not be its end message reached. Fills *out. 0 / -1.
+ */
+static int walk(struct cfw *x, int pre, int core, struct cfw_step *out)
+{
+	struct walker *w = pre ? &x->pw[core] : &x->rw[core];
+	struct msg *m = &x->list[core].v[w->next];
+	uint32_t target = 0, from = w->pc;
+	int taken = 0, used = 0, counted = 0;
+	const struct dinfo *d;
+	uint64_t cost;
+
+	memset(out, 0, sizeof(*out));
+	out->core = core;
+	out->pc = w->pc;
+	w->waits += w->slept;
+	w->slept = 0;
+	if (!m->count && !m->end) {
+		if (m->tail ? m->icnt <= w->cnt : m->icnt < w->cnt)
+			return walk_error(x, pre, core, m->bit, "the exception message counts %llu "
+					  "instructions since the core's previous message, the core "
+					  "has run %llu", U(m->icnt), U(w->cnt));
+		if (!m->tail && m->icnt == w->cnt) {
+			if (enter(x, pre, core, m->exc, 0, m->bit))
+				return -1;
+			out->exception = 1;
+			out->exc = m->exc;
+			cost = x->exc_penalty;
+			used = 1;
+			goto done;
+		}
+	}
+	if (w->pc & 1)
+		return walk_error(x, pre, core, m->bit, "the core goes to 0x%08x, which is not a Thumb "
+				  "instruction address", w->pc);
+	d = describe(x, w->pc);
+	if (d->state != 1)
+		return walk_error(x, pre, core, m->bit, "no instruction can be decoded at 0x%08x (the "
+				  "replay knows the code of the program's load image only)", w->pc);
+	w->cnt++;
+	w->insns++;
+	if (!m->count && !m->end && m->tail && m->icnt == w->cnt) {
+		/* the exception return that tail-chained: no return, no branch for the predictors */
+		if (d->cf != ISA_CF_RETURN && d->cf != ISA_CF_IND_JUMP)
+			return walk_error(x, pre, core, m->bit, "the stream tail-chains exception %u "
+					  "from the instruction at 0x%08x, which cannot return from "
+					  "an exception", m->exc, w->pc);
+		if (enter(x, pre, core, m->exc, 1, m->bit))
+			return -1;
+		out->exc = m->exc;
+		out->tail = 1;
+		cost = 1 + x->branch_penalty;
+		used = 1;
+		goto done;
+	}
+	w->slept = d->wait;
+	if (d->it) {
+		w->it = d->it;
+	} else {
+		if (d->cf != ISA_CF_NONE) {
+			if (x->nx ? nx_branch(x, pre, core, m, d, &taken, &target, &used)
+				  : tr_branch(x, pre, core, m, d, &taken, &target, &used, &counted))
+				return -1;
+		}
+		it_advance(w);
+		if (taken && (d->cf == ISA_CF_RETURN || d->cf == ISA_CF_IND_JUMP))
+			returned(w, target);
+	}
+	if (x->nx && m->count && w->cnt == m->count && !used)
+		return walk_error(x, pre, core, m->bit, "the message for SL %llu lands on the "
+				  "instruction at 0x%08x, which is not a branch that NX_b traces",
+				  U(m->count), from);
+	w->pc = taken ? target : from + d->size;
+	cost = 1 + (taken ? x->branch_penalty : 0);
+done:
+	w->steps++;
+	w->lb += cost;
+	out->next_pc = w->pc;
+	if (used) {
+		if (pre) {
+			if (x->timed && w->pin + w->lb > m->cycle)
+				return walk_error(x, pre, core, m->bit, "the message is stamped cycle "
+						  "%llu, but the core cannot get there before cycle "
+						  "%llu", U(m->cycle), U(w->pin + w->lb));
+			segment_done(x, w, m);
+			if (m->count)
+				x->open_core = -1;
+		}
+		w->pin = x->timed ? m->cycle : w->pin + w->lb;
+		w->lb = w->waits = 0;
+		w->cnt = w->bcnt = 0;
+		w->power = 0;
+		w->cycle = w->pin;
+		w->next++;
+		out->pinned = x->timed;
+		out->cycle = w->cycle;
+		return 0;
+	}
+	if (!pre) {
+		w->cycle = out->cycle = estimate(x, w, m);
+		return 0;
+	}
+	/* the read-ahead must not walk on forever when the stream is wrong */
+	if (x->timed && w->pin + w->lb > m->cycle)
+		return walk_error(x, pre, core, m->bit, "the core's next message is stamped cycle %llu, "
+				  "but it is still running at cycle %llu at least (pc 0x%08x)",
+				  U(m->cycle), U(w->pin + w->lb), w->pc);
+	if (!x->nx && m->count) {
+		if (w->cnt > MAX_RUN)
+			return walk_error(x, pre, core, m->bit, "more than %llu instructions without "
+					  "reaching the message for bCnt %llu", U(MAX_RUN),
+					  U(m->count));
+		if (counted || !w->power) {
+			w->power = 1;
+			w->lam = 0;
+			w->loop_pc = w->pc;
+			w->loop_it = w->it;
+		} else if (w->pc == w->loop_pc && w->it == w->loop_it) {
+			return walk_error(x, pre, core, m->bit, "the core loops through 0x%08x with no "
+					  "counted branch, so it can never reach the message for "
+					  "bCnt %llu (it is at %llu)", w->pc, U(m->count),
+					  U(w->bcnt));
+		} else if (++w->lam == w->power) {
+			w->power *= 2;
+			w->lam = 0;
+			w->loop_pc = w->pc;
+			w->loop_it = w->it;
+		}
+	}
+	return 0;
+}
+
+/* ---- reading ahead ----------------------------------------------------------------------- */
+
+static void file_msg(struct cfw *x, const struct st_cf_msg *h, uint64_t bit)
+{
+	struct msgs *l = &x->list[h->core];
+
+	if (l->n == l->a) {
+		l->a = l->a ? 2 * l->a : 256;
+		l->v = xrealloc(l->v, l->a * sizeof(*l->v));
+	}
+	l->v[l->n++] = (struct msg){ .count = h->count, .icnt = h->icnt, .cycle = h->cycle,
+				     .bit = bit, .seq = x->nmsgs++, .exc = h->exc,
+				     .end = !h->count && h->exc == ST_CF_END, .tail = h->tail };
+}
+
+static int head_error(struct cfw *x, uint64_t bit, const char *what)
+{
+	snprintf(x->perr, sizeof(x->perr), "%s: bit %llu: %s (the stream is read ahead of the "
+		 "replay at position %llu)", x->path, U(bit), what, U(position(x)));
+	x->pfailed = 1;
+	return error("%s", x->perr);
+}
+
+/* The next message head (no head open): filed; the end messages all at once. */
+static int read_head(struct cfw *x)
+{
+	uint64_t at = st_cf_decoder_pos(&x->cfd);
+	struct st_cf_msg h;
+	int s = st_cf_get_head(&x->cfd, &h);
+
+	if (s < 0)
+		return head_error(x, at, "a message head cannot be decoded (see above)");
+	if (s == 1)
+		return head_error(x, at, "the stream ends without end messages (truncated?)");
+	if (h.count || h.exc != ST_CF_END) {
+		file_msg(x, &h, at);
+		if (h.count)
+			x->open_core = h.core;
+		return 0;
+	}
+	/* after an end message: the others follow, one per core in order, then nothing */
+	for (int c = 0; c < x->ncores; c++) {
+		if (c) {
+			at = st_cf_decoder_pos(&x->cfd);
+			if (st_cf_get_head(&x->cfd, &h))
+				return head_error(x, at, "the end messages stop before every core's");
+		}
+		if (h.core != c || h.count || h.exc != ST_CF_END) {
+			char what[96];
+
+			snprintf(what, sizeof(what), "expected the end message of core %d, the stream "
+				 "has a message of core %d", c, h.core);
+			return head_error(x, at, what);
+		}
+		file_msg(x, &h, at);
+	}
+	at = st_cf_decoder_pos(&x->cfd);
+	if (st_cf_get_head(&x->cfd, &h) != 1)
+		return head_error(x, at, "bits are left after the end messages");
+	x->ends = 1;
+	return 0;
+}
+
+/* One step of the read-ahead walker of core (its next message is filed). */
+static int pw_step(struct cfw *x, int core)
+{
+	struct walker *p = &x->pw[core];
+	struct msg *m = &x->list[core].v[p->next];
+	struct cfw_step st;
+
+	if (m->end && p->cnt == m->icnt) {
+		if (x->timed && p->pin + p->lb > m->cycle)
+			return walk_error(x, 1, core, m->bit, "the end message is stamped cycle %llu, "
+					  "but the core cannot get there before cycle %llu",
+					  U(m->cycle), U(p->pin + p->lb));
+		segment_done(x, p, m);
+		p->done = 1;
+		return 0;
+	}
+	if (m->end && p->cnt > m->icnt)
+		return walk_error(x, 1, core, m->bit, "the end message counts %llu instructions, "
+				  "the core has run %llu", U(m->icnt), U(p->cnt));
+	return walk(x, 1, core, &st);
+}
+
+/*
+ * Make core's message k ready for the replay: decoded, and passed by the
+ * read-ahead walker of the core (which completed its target part and
+ * measured its lower bound). Reads and walks no further than needed.
+ */
+static int need(struct cfw *x, int core, uint64_t k)
+{
+	const struct walker *p = &x->pw[core];
+
+	if (x->pfailed)
+		return error("%s", x->perr);
+	while (p->next <= k && !p->done) {
+		if (p->next < x->list[core].n) {
+			if (pw_step(x, core))
+				return -1;
+		} else if (x->open_core >= 0) {
+			/* the stream's head is open: walk its core to it */
+			if (pw_step(x, x->open_core))
+				return -1;
+		} else if (x->ends) {
+			return walk_error(x, 1, core, st_cf_decoder_pos(&x->cfd), "the stream has no "
+					  "message left for the core (a bug)");
+		} else if (read_head(x)) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* ---- the replay's order ------------------------------------------------------------------ */
+
+/* Would the replay walker's next step consume m? */
+static int consumes(struct cfw *x, int core, const struct walker *w, const struct msg *m)
+{
+	struct bp_prediction pred;
+	const struct dinfo *d;
+	struct bp_branch br;
+
+	if (!m->count)
+		return m->tail ? w->cnt + 1 == m->icnt : w->cnt == m->icnt;
+	if (x->nx)
+		return w->cnt + 1 == m->count;
+	if (w->bcnt + 1 != m->count || (w->pc & 1))
+		return 0;
+	d = describe(x, w->pc);
+	if (d->state != 1 || d->it || d->cf == ISA_CF_NONE)
+		return 0;
+	br = (struct bp_branch){ w->pc, w->pc + d->size, d->cf,
+				 w->it != 0 || d->cf == ISA_CF_COND_DIRECT };
+	bp_predict(x->rbp[core], &br, &pred);
+	return pred.counts;
+}
+
+/*
+ * The core to step next: the smallest estimated cycle (ties to the lowest
+ * index) among the cores that are not at their end and whose next step
+ * does not consume a message that comes after an unconsumed one. 0, 1
+ * when every core is at its end, -1 on error.
+ */
+static int pick(struct cfw *x, int *best)
+{
+	*best = -1;
+	for (int c = 0; c < x->ncores; c++) {
+		struct walker *w = &x->rw[c];
+		const struct msg *m;
+
+		if (w->done)
+			continue;
+		if (need(x, c, w->next))
+			return -1;
+		m = &x->list[c].v[w->next];
+		if (m->end && w->cnt == m->icnt) {
+			w->done = 1;
+			if (x->timed)
+				w->cycle = m->cycle;
+			continue;
+		}
+		if (!m->end && m->seq != x->consumed && consumes(x, c, w, m))
+			continue; /* it waits for the stream's order */
+		if (*best < 0 || w->cycle < x->rw[*best].cycle)
+			*best = c;
+	}
+	if (*best >= 0)
+		return 0;
+	for (int c = 0; c < x->ncores; c++)
+		if (!x->rw[c].done)
+			return walk_error(x, 0, c, x->list[c].v[x->rw[c].next].bit, "no core can go "
+					  "on in the stream's order (a bug)");
+	return 1;
+}
+
+int cfw_step(struct cfw *x, struct cfw_step *out)
+{
+	int s, c;
+	uint64_t k;
+
+	s = pick(x, &c);
+	if (s)
+		return s;
+	k = x->rw[c].next;
+	if (walk(x, 0, c, out))
+		return -1;
+	if (x->rw[c].next != k) {
+		if (x->list[c].v[k].seq != x->consumed)
+			return walk_error(x, 0, c, x->list[c].v[k].bit, "a message consumed out of the "
+					  "stream's order (a bug)");
+		x->consumed++;
+	}
+	return 0;
+}
+
+int cfw_peek(struct cfw *x, int *core, uint32_t *pc, int *insn)
+{
+	const struct walker *w;
+	const struct msg *m;
+	int s = pick(x, core);
+
+	if (s)
+		return s;
+	w = &x->rw[*core];
+	m = &x->list[*core].v[w->next];
+	*pc = w->pc;
+	*insn = !(!m->count && !m->end && !m->tail && m->icnt == w->cnt);
+	return 0;
+}
+
+uint32_t cfw_pc(const struct cfw *x, int core)
+{
+	return x->rw[core].pc;
+}
+
+uint64_t cfw_cycle(const struct cfw *x, int core)
+{
+	return x->rw[core].cycle;
+}
+
+uint64_t cfw_insns(const struct cfw *x, int core)
+{
+	return x->rw[core].insns;
+}
+
+uint64_t cfw_steps(const struct cfw *x, int core)
+{
+	return x->rw[core].steps;
+}
+
+/* ---- life ---------------------------------------------------------------------------------- */
+
+struct cfw *cfw_new(const struct cfw_config *cfg)
+{
+	const struct st_manifest *mf = cfg->mf;
+	struct cfw *x;
+
+	if (!mf->cf_on) {
+		error("%s: the recording has no control-flow stream", cfg->cf_path);
+		return NULL;
+	}
+	if (mf->cf.enc != ST_CF_NXB && mf->bp_shared && mf->ncores > 1) {
+		error("%s: the %d cores share one predictor set: from the control-flow stream "
+		      "alone the replay cannot know the order in which the cores' branches "
+		      "trained it, so it cannot follow its predictions (record with per-core "
+		      "predictors, or with a load-value stream)", cfg->cf_path, mf->ncores);
+		return NULL;
+	}
+	x = xcalloc(1, sizeof(*x));
+	x->mf = mf;
+	x->path = cfg->cf_path;
+	x->dec = cfg->dec;
+	x->bus = cfg->bus;
+	x->ncores = mf->ncores;
+	x->nx = mf->cf.enc == ST_CF_NXB;
+	x->timed = mf->cf.timed;
+	x->branch_penalty = mf->branch_penalty;
+	x->exc_penalty = mf->exc_penalty;
+	x->open_core = -1;
+	x->pages = xcalloc((size_t)1 << (32 - DPAGE_BITS), sizeof(*x->pages));
+	for (int c = 0; c < x->ncores; c++) {
+		uint32_t xpsr = mf->regs[c][ISA_R_XPSR];
+		struct walker w = { .pc = mf->regs[c][ISA_R_PC] & ~1u,
+				    .it = (xpsr >> 25 & 3) | (xpsr >> 10 & 0x3f) << 2 };
+
+		x->pw[c] = x->rw[c] = w;
+		if (x->nx)
+			continue; /* NX_b's messages do not depend on the predictors */
+		x->pbp[c] = bp_new(&mf->bp);
+		x->rbp[c] = bp_new(&mf->bp);
+		if (!x->pbp[c] || !x->rbp[c]) {
+			cfw_free(x);
+			return NULL;
+		}
+	}
+	st_cf_decoder_init(&x->cfd, &mf->cf, cfg->cf, mf->cf_bits, cfg->cf_path);
+	return x;
+}
+
+void cfw_free(struct cfw *x)
+{
+	if (!x)
+		return;
+	for (int c = 0; c < x->ncores; c++) {
+		bp_free(x->pbp[c]);
+		bp_free(x->rbp[c]);
+		free(x->list[c].v);
+	}
+	if (x->pages)
+		for (size_t i = 0; i < (size_t)1 << (32 - DPAGE_BITS); i++)
+			free(x->pages[i]);
+	free(x->pages);
+	free(x);
+}
+
+size_t cfw_state_size(const struct cfw *x)
+{
+	size_t n = sizeof(x->rw) + sizeof(x->consumed);
+
+	for (int c = 0; c < x->ncores; c++)
+		if (x->rbp[c])
+			n += bp_state_size(x->rbp[c]);
+	return n;
+}
+
+void cfw_save(const struct cfw *x, void *buf)
+{
+	uint8_t *p = buf;
+
+	memcpy(p, x->rw, sizeof(x->rw));
+	p += sizeof(x->rw);
+	memcpy(p, &x->consumed, sizeof(x->consumed));
+	p += sizeof(x->consumed);
+	for (int c = 0; c < x->ncores; c++)
+		if (x->rbp[c]) {
+			bp_save(x->rbp[c], p);
+			p += bp_state_size(x->rbp[c]);
+		}
+}
+
+int cfw_restore(struct cfw *x, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+
+	if (len != cfw_state_size(x))
+		return error("cf replay: a checkpoint of %zu bytes, %zu expected", len,
+			     cfw_state_size(x));
+	memcpy(x->rw, p, sizeof(x->rw));
+	p += sizeof(x->rw);
+	memcpy(&x->consumed, p, sizeof(x->consumed));
+	p += sizeof(x->consumed);
+	for (int c = 0; c < x->ncores; c++)
+		if (x->rbp[c]) {
+			if (bp_restore(x->rbp[c], p, bp_state_size(x->rbp[c])))
+				return -1;
+			p += bp_state_size(x->rbp[c]);
+		}
+	return 0;
+}

@@ -1,0 +1,145 @@
+/*
+ * cfwalk: the control-flow-only replay (a recording with a cf stream and
+ * no load-value stream): every core's exact PC sequence, from the ELF's
+ * code, the manifest and the cf stream alone (DESIGN.md section 3, the
+ * papers' Fig. 6). No register or memory value is known or invented.
+ *
+ * Each core is walked through the code with the decoder (isa_describe:
+ * size, control-flow class and static target, the very classification the
+ * ISS and the recorder's trace module use) and, for TR_b/TR_e, with the
+ * software copy of that core's predictors (predictors/bp, the code the
+ * trace module runs), predicted and trained exactly as on the target:
+ *
+ *   - at every branch that counts, bCnt += 1; while it is below the next
+ *     message's count the predictor's outcome and target are taken; at the
+ *     count the opposite outcome (direct) or the message's T bit and target
+ *     (indirect) are; then the next message;
+ *   - NX_b: SL counts instructions; a conditional direct branch is taken
+ *     exactly when a message lands on it, an indirect branch takes the
+ *     message's target (an unconditional one must have a message);
+ *   - exceptions: iCnt (SL) counts instructions down, then the handler is
+ *     entered at the vector of the message's exception number; a
+ *     tail-chained one (X = 1) replaces the exception return that was the
+ *     last of those instructions; IT blocks are followed through ITSTATE
+ *     as the ISS keeps it, saved on exception entry and restored when an
+ *     indirect branch returns to the interrupted instruction;
+ *   - the end messages give every core's last instruction.
+ *
+ * The stream is not self-describing, and its messages are in the trace
+ * port's global order, so it is decoded by a second, read-ahead copy of
+ * the walkers (with their own predictors): they walk each core just far
+ * enough to complete the message at the head of the stream, and file the
+ * decoded messages per core. The replay's walkers then follow those lists
+ * with the same code. Memory stays bounded by the number of messages.
+ *
+ * Global order. Each core's PC sequence is exact; the interleaving of the
+ * cores is not known between messages, because the board's timing depends
+ * on data-cache misses (data addresses are not traced) and on a jitter
+ * drawn in the global step order. The replay orders the cores by an
+ * estimated cycle count, stepping the core with the smallest estimate
+ * (ties to the lowest index, as the board), under one exact constraint: a
+ * step that consumes a message waits until every earlier message in the
+ * stream has been consumed (the stream order is the board's step order).
+ * The estimate of a core's cycle count:
+ *
+ *   - lower bound per step: an instruction 1 cycle, plus branch_penalty if
+ *     it branched; an exception entry exc_penalty (board/sched.c without
+ *     misses, jitter, sleeps or faulted attempts, which only add cycles);
+ *   - timed streams: at each of the core's messages the cycle is the stamp
+ *     (exact); a stamp below the lower bound since the previous one is a
+ *     desync; between two stamps P0 and P1 whose steps have lower bound L,
+ *     the slack S = P1 - P0 - L is split into misses M, spread in
+ *     proportion to the lower bound, and sleep S - M, shared evenly by the
+ *     stretch's WFI/WFE (M = S without WFI/WFE; with them, the core's slack
+ *     per lower-bound cycle in its stretches without any so far, times L,
+ *     at most S): after l lower-bound cycles and w WFI/WFE (the latest
+ *     step aside: a sleep follows it) the estimate is
+ *     P0 + l + M l / L + (S - M) w / W, which is P1 at the message;
+ *   - functional streams: the lower bound from reset.
+ *
+ * The stream has no check bits. A damaged one is a desync where it stops
+ * fitting the code, the predictors or the lower bound, but a change that
+ * still fits (a stamp moved up; a bCnt moved to another iteration of a
+ * loop) replays another run without an error: only a ground truth tells.
+ *
+ * Assumptions a cf stream cannot check: the code is the ELF's load image
+ * (no self-modifying code, no code in RAM), the vector table stays at 0
+ * (VTOR is never moved), and a stacked exception frame's xPSR (its
+ * ITSTATE) is not rewritten. Shared predictors on several cores are
+ * refused for TR_b/TR_e: their state depends on the exact interleaving of
+ * every core's branches. NX_b has no message for a B or BL inside an IT
+ * block: its direction is unknown, and the walk stops with an error there.
+ */
+#ifndef RAPTOR_CFWALK_H
+#define RAPTOR_CFWALK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "isa/isa.h"
+#include "streams/manifest.h"
+#include "util/util.h"
+
+struct cfw;
+
+struct cfw_config {
+	const struct st_manifest *mf; /* cf_on; must outlive the walker */
+	const uint8_t *cf;	      /* the stream, mf->cf_bits bits (not copied) */
+	const char *cf_path;	      /* for messages */
+	struct isa_decoder *dec;      /* for isa_describe */
+	const struct isa_bus *bus;    /* its fetch reads the ELF's load image */
+};
+
+/* One replayed step. */
+struct cfw_step {
+	int core;
+	int exception;	  /* 1: an exception entry (no instruction retired) */
+	uint32_t pc;	  /* the instruction; an exception entry: its return address */
+	uint32_t next_pc; /* where the core goes on */
+	unsigned exc;	  /* the exception entered, or tail-chained into (0: none) */
+	int tail;	  /* an instruction whose exception return tail-chained into exc */
+	uint64_t cycle;	  /* the core's estimated cycle after the step */
+	int pinned;	  /* the step emitted a timed message: cycle is its exact stamp */
+};
+
+/*
+ * A walker for the recording's cf stream. NULL with an error when the
+ * recording cannot be replayed from the cf stream alone (shared TR
+ * predictors on several cores).
+ */
+struct cfw *cfw_new(const struct cfw_config *cfg);
+void cfw_free(struct cfw *x);
+
+/*
+ * The next step in the estimated global order into *out. 0; 1 at the end
+ * of the recording (every core at its end message; nothing done); -1 on a
+ * desync (an error naming the stream, the core, its instruction count and
+ * the bit offset of the message concerned). A desync found while decoding
+ * ahead is reported when the replay needs that part of the stream, and
+ * again at every later call.
+ */
+int cfw_step(struct cfw *x, struct cfw_step *out) MUST_CHECK;
+
+/*
+ * What the next cfw_step will do, without doing it: 0 with *core, *pc and
+ * *insn (1: an instruction at *pc, 0: an exception entry); 1 at the end;
+ * -1 on a desync as above.
+ */
+int cfw_peek(struct cfw *x, int *core, uint32_t *pc, int *insn) MUST_CHECK;
+
+/* A core's PC (its next instruction), estimated cycle, instructions, steps. */
+uint32_t cfw_pc(const struct cfw *x, int core);
+uint64_t cfw_cycle(const struct cfw *x, int core);
+uint64_t cfw_insns(const struct cfw *x, int core);
+uint64_t cfw_steps(const struct cfw *x, int core);
+
+/*
+ * Checkpoints of the replay's walkers, predictor copies and order (the
+ * decoded messages are kept and never go back): cfw_save writes exactly
+ * cfw_state_size(x) bytes; cfw_restore returns 0, or -1 with an error.
+ */
+size_t cfw_state_size(const struct cfw *x);
+void cfw_save(const struct cfw *x, void *buf);
+int cfw_restore(struct cfw *x, const void *buf, size_t len) MUST_CHECK;
+
+#endif
