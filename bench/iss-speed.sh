@@ -3,7 +3,7 @@
 #
 # For every single-core workload build, runs `raptor run` and
 # `qemu-system-arm` (no logging, same ELF) REPS times each, interleaved, and
-# keeps the smallest CPU time (user + system, /usr/bin/time) of each: wall
+# keeps the smallest CPU time (user + system) of each: wall
 # time on a shared machine measures the other users too. Start-up is measured the same way on a
 # program that exits at once and subtracted, so the MIPS columns are the
 # steady-state simulation speed; the raw times are in the table too.
@@ -16,13 +16,22 @@ build=${1:-build}
 reps=${REPS:-5}
 raptor=$build/raptor
 
-# best_of CMD...: the smallest CPU time (user + system) of $reps runs, in
-# nanoseconds
+# best_of CMD...: the smallest CPU time (user + system, from wait4's
+# rusage: microseconds, where /usr/bin/time rounds to 10 ms) of $reps
+# runs, in nanoseconds
 best_of() {
 	local best= d
 	for _ in $(seq "$reps"); do
-		/usr/bin/time -f '%U %S' -o "$tmp/time" "$@" </dev/null >/dev/null 2>&1 || true
-		d=$(awk '{ printf "%d", ($1 + $2) * 1e9 }' "$tmp/time")
+		d=$(python3 -c '
+import os, sys
+pid = os.fork()
+if pid == 0:
+    fd = os.open(os.devnull, os.O_RDWR)
+    for k in (0, 1, 2):
+        os.dup2(fd, k)
+    os.execvp(sys.argv[1], sys.argv[1:])
+ru = os.wait4(pid, 0)[2]
+print(int((ru.ru_utime + ru.ru_stime) * 1e9))' "$@")
 		if [ -z "$best" ] || [ "$d" -lt "$best" ]; then best=$d; fi
 	done
 	echo "$best"
@@ -52,10 +61,16 @@ while read -r elf; do
 	q=$(best_of qemu-system-arm -M "$(qemu_machine "$name")" -nographic -semihosting -kernel "$elf")
 	rs=$((r > r0 ? r - r0 : 1)) qs=$((q > q0 ? q - q0 : 1))
 	tot_n=$((tot_n + n)) tot_r=$((tot_r + rs)) tot_q=$((tot_q + qs))
+	# a run whose time is within 2 ms of the start-up is not measurable (n/m)
 	awk -v name="$name" -v n="$n" -v r="$r" -v q="$q" -v rs="$rs" -v qs="$qs" 'BEGIN {
-		printf "| %s | %d | %.1f | %.1f | %.1f | %.1f | %.2f |\n", name, n, r / 1e6, q / 1e6,
-			n / (rs / 1e3), n / (qs / 1e3), qs / rs }'
+		rm = rs < 2e6 ? "n/m" : sprintf("%.1f", n / (rs / 1e3))
+		qm = qs < 2e6 ? "n/m" : sprintf("%.1f", n / (qs / 1e3))
+		ra = rs < 2e6 || qs < 2e6 ? "-" : sprintf("%.2f", qs / rs)
+		printf "| %s | %d | %.1f | %.1f | %s | %s | %s |\n", name, n, r / 1e6, q / 1e6,
+			rm, qm, ra }'
 done
 awk -v n="$tot_n" -v r="$tot_r" -v q="$tot_q" -v r0="$r0" -v q0="$q0" 'BEGIN {
-	printf "| **all** | %d | | | **%.1f** | **%.1f** | **%.2f** |\n", n, n / (r / 1e3), n / (q / 1e3), q / r
+	qm = q < 2e7 ? "n/m" : sprintf("%.1f", n / (q / 1e3))
+	ra = q < 2e7 ? "-" : sprintf("%.2f", q / r)
+	printf "| **all** | %d | | | **%.1f** | **%s** | **%s** |\n", n, n / (r / 1e3), qm, ra
 	printf "\nStart-up, subtracted above: raptor %.1f ms, QEMU %.1f ms.\n", r0 / 1e6, q0 / 1e6 }'

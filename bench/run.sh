@@ -24,10 +24,10 @@ start=$(date +%s) load0=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "QEMU translates blocks to host code (TCG); raptor interprets one decoded"
 	echo "instruction at a time from its decode cache. Times are CPU time (user +"
 	echo "system), not wall time, so other load on the machine counts less. The runs"
-	echo "are short (0.15 to 1.1 million instructions), so QEMU's steady-state figure"
-	echo "depends on subtracting its start-up and moves a lot between runs; the long"
-	echo "run in \"Replay of a long recording\" below is the fair QEMU comparison. CPU"
-	echo "time per run, start-up included, is in the ms columns."
+	echo "are short (0.15 to 1.1 million instructions): QEMU translates them in less"
+	echo "CPU time than the noise of its ~120 ms start-up, so its cells are n/m (not"
+	echo "measurable); the long run in \"Replay of a long recording\" below is the"
+	echo "QEMU comparison. CPU time per run, start-up included, is in the ms columns."
 	echo
 	bench/iss-speed.sh "$build" <"$build/guest/single.list"
 	echo
