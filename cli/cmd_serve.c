@@ -192,13 +192,18 @@ static int t_point(void *t, enum rsp_point kind, uint32_t addr, uint32_t len, in
 static int all_points(struct serve *s, int on)
 {
 	for (int i = 0; i < s->npts; i++) {
-		struct point *p = &s->pts[i];
+		const struct point *p = &s->pts[i];
+		int twin = 0;
 
-		if (p->kind <= RSP_BP_HW && find_point(s, p->kind == RSP_BP_SW ? RSP_BP_HW :
-									  RSP_BP_SW,
-						       p->addr, 0) < p)
-			continue; /* the twin was (un)set already */
-		if (apply_point(s, p->kind, p->addr, p->len, on))
+		if (p->kind > RSP_BP_HW) {
+			if (rpl_watch(s->r, p->addr, p->len, watch_kind(p->kind), on))
+				return -1;
+			continue;
+		}
+		/* Z0 and Z1 at one address are one replay breakpoint: once */
+		for (int k = 0; k < i; k++)
+			twin |= s->pts[k].kind <= RSP_BP_HW && s->pts[k].addr == p->addr;
+		if (!twin && rpl_break(s->r, p->addr, on))
 			return -1;
 	}
 	return 0;
