@@ -79,7 +79,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			const struct isa_sym *s = isa_elf_symbol(&b, b.syms[i].addr, &off);
 
 			if (!s || off || isa_elf_lookup(&b, b.syms[i].name, &addr)) {
-				fprintf(stderr, "fuzz: symbol %s not found again\n", b.syms[i].name);
+				fprintf(stderr, "fuzz: symbol %s not found again\n",
+					b.syms[i].name);
 				abort();
 			}
 			if (i && b.syms[i].addr < b.syms[i - 1].addr) {

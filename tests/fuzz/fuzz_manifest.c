@@ -40,8 +40,8 @@ static int unwritable(const struct st_manifest *m)
 		const char *s = fields[i];
 		size_t n = strlen(s);
 
-		if (strpbrk(s, "\"';#=\\[]") || (n && (s[0] == ' ' || s[0] == '\t' ||
-						     s[n - 1] == ' ' || s[n - 1] == '\t')))
+		if (strpbrk(s, "\"';#=\\[]") ||
+		    (n && (s[0] == ' ' || s[0] == '\t' || s[n - 1] == ' ' || s[n - 1] == '\t')))
 			return 1;
 	}
 	return 0;

@@ -165,11 +165,14 @@ static int fk_resume(void *t, enum rsp_resume how, int core, int reverse, struct
 			return 0;
 		}
 		if (fk.broken && fk.pos >= fk.broken && !reverse) {
-			snprintf(why, RSP_WHY_MAX, "cf.bin: core %d, bit %d: damaged", core, fk.pos);
+			snprintf(why, RSP_WHY_MAX, "cf.bin: core %d, bit %d: damaged", core,
+				 fk.pos);
 			return -1;
 		}
 		if (reverse ? fk.pos == 0 : fk.pos == FK_END) {
-			st->kind = reverse ? RSP_STOP_BEGIN : fk.pos & 1 ? RSP_STOP_END : RSP_STOP_EXITED;
+			st->kind = reverse	? RSP_STOP_BEGIN
+				   : fk.pos & 1 ? RSP_STOP_END
+						: RSP_STOP_EXITED;
 			st->status = fk.pos;
 			return 0;
 		}
@@ -251,7 +254,7 @@ struct client {
 	const uint8_t *data;
 	size_t size;
 	/* what the server said: packets are checked as they come */
-	int st;		    /* 0 outside a packet, 1 in it, 2 and 3 in the checksum */
+	int st; /* 0 outside a packet, 1 in it, 2 and 3 in the checksum */
 	unsigned char sum, want;
 };
 
@@ -277,7 +280,8 @@ static void check_output(struct client *c, const unsigned char *p, size_t n)
 				c->st = 1;
 				c->sum = 0;
 			} else if (ch != '+' && ch != '-') {
-				fprintf(stderr, "fuzz: the server sent 0x%02x between packets\n", ch);
+				fprintf(stderr, "fuzz: the server sent 0x%02x between packets\n",
+					ch);
 				abort();
 			}
 			break;
@@ -301,7 +305,8 @@ static void check_output(struct client *c, const unsigned char *p, size_t n)
 			c->want = (unsigned char)(c->want << 4 | d);
 			if (c->st++ == 3) {
 				if (c->want != c->sum) {
-					fprintf(stderr, "fuzz: checksum %02x, payload sums to %02x\n",
+					fprintf(stderr,
+						"fuzz: checksum %02x, payload sums to %02x\n",
 						c->want, c->sum);
 					abort();
 				}
@@ -334,8 +339,9 @@ static void *client_main(void *arg)
 				break; /* the session is over */
 			check_output(c, buf, (size_t)n);
 		} else if (p.revents & POLLOUT) {
-			const uint8_t *src = off < c->size ? c->data + off
-							   : (const uint8_t *)trailer + (off - c->size);
+			const uint8_t *src = off < c->size
+						 ? c->data + off
+						 : (const uint8_t *)trailer + (off - c->size);
 			size_t len = off < c->size ? c->size - off : total - off;
 
 			n = send(c->fd, src, len, MSG_NOSIGNAL);

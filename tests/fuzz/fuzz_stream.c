@@ -33,11 +33,11 @@
 #define FZ_SECTION (FZ_LV ? "[lv]" : "[cf]")
 
 struct base {
-	char *dir;	     /* the scratch copy */
-	char *stream;	     /* its stream file */
-	char *manifest;	     /* its manifest.ini */
-	char *head, *tail;   /* the manifest's text before and after the stream's bits */
-	uint64_t limit;	     /* instructions to run at most */
+	char *dir;	   /* the scratch copy */
+	char *stream;	   /* its stream file */
+	char *manifest;	   /* its manifest.ini */
+	char *head, *tail; /* the manifest's text before and after the stream's bits */
+	uint64_t limit;	   /* instructions to run at most */
 };
 
 static struct base bases[32];
@@ -67,9 +67,7 @@ struct isa_decoder *__wrap_isa_decoder_new(enum isa_model model)
 	return *d;
 }
 
-void __wrap_isa_decoder_free(struct isa_decoder *d)
-{
-}
+void __wrap_isa_decoder_free(struct isa_decoder *d) {}
 
 /* Split the manifest text at the number of "bits = N" in FZ_SECTION. 0 / -1. */
 static int split_manifest(struct base *b, char *text)
@@ -211,7 +209,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (k >= 0 && pos) {
 		/* back to the beginning (the first checkpoint) and forward again */
 		if (rpl_seek_step(r, 0) < 0 || rpl_position(r) != 0) {
-			fprintf(stderr, "fuzz: cannot go back to the beginning: %s\n", error_last());
+			fprintf(stderr, "fuzz: cannot go back to the beginning: %s\n",
+				error_last());
 			abort();
 		}
 		if (rpl_seek(r, pos) < 0 || rpl_position(r) != pos) {

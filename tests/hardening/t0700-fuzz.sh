@@ -3,7 +3,7 @@
 test_description 'the libFuzzer targets (tests/fuzz/): built with clang, each run briefly from its seeds'
 
 # `make fuzz` runs them for FUZZ_TIME (60 s) each and keeps its corpus; here
-# each runs T0700_FUZZ_TIME seconds (default 6) with a fixed libFuzzer seed,
+# each runs T0700_FUZZ_TIME seconds (default 8) with a fixed libFuzzer seed,
 # from the committed seeds and the ones made from fresh base recordings, all
 # in the scratch directory. A crash, a leak, a timeout (20 s for one input)
 # or a failed oracle is a failure; the crashing input is then in
@@ -17,7 +17,7 @@ case $FUZZ_BUILD in
 /*) ;;
 *) FUZZ_BUILD=$SRC/$FUZZ_BUILD ;;
 esac
-time=${T0700_FUZZ_TIME:-6}
+time=${T0700_FUZZ_TIME:-8}
 exec 3>&1 # the numbers: TAP comments on the script's output, whatever the test's log
 
 test_expect_success 'make fuzz-build: every target links (clang, ASan, UBSan, libFuzzer)' '
