@@ -90,8 +90,23 @@ bench:
 	@$(MAKE) --no-print-directory all guest tools
 	@BUILD=$(BUILD) bench/run.sh
 
+# AddressSanitizer + UBSan over `make check`: every test, the long campaigns
+# (t0100 t0120 t0300 t0310 t0320) at 1 in ASAN_SAMPLE of their cases
+# (tests/lib.sh test_sample; ASAN_SAMPLE=1 for all of them), T="unit t0200 ..."
+# for a part of the suite (run-all.sh patterns). CI runs it after `make
+# check`. Reports go to files as well as failing the program (exit 86, also
+# under test_must_fail), and any report fails the target (docs/HARDENING.md).
+ASAN_LOG     = $(abspath build-asan)/sanitizer-reports
+ASAN_SAMPLE ?= 4
 asan:
-	$(MAKE) BUILD=build-asan OPT=-O1 SANITIZE="-fsanitize=address,undefined -fno-omit-frame-pointer" check
+	@rm -rf $(ASAN_LOG) && mkdir -p $(ASAN_LOG)
+	ASAN_OPTIONS=log_path=$(ASAN_LOG)/asan:exitcode=86:detect_leaks=1 \
+	UBSAN_OPTIONS=log_path=$(ASAN_LOG)/ubsan:halt_on_error=1:print_stacktrace=1:exitcode=86 \
+	RAPTOR_TEST_SAMPLE=$(ASAN_SAMPLE) \
+	$(MAKE) BUILD=build-asan OPT=-O1 FUZZ_BUILD=$(abspath $(FUZZ_BUILD)) \
+		SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" check
+	@if ls $(ASAN_LOG)/* >/dev/null 2>&1; then \
+		echo "asan: sanitizer reports in $(ASAN_LOG):"; head -30 $(ASAN_LOG)/*; exit 1; fi
 
 debug:
 	$(MAKE) BUILD=build-debug OPT=-O0 TESTS=1 all
@@ -101,6 +116,52 @@ install: $(BUILD)/raptor
 	install -m 755 $(BUILD)/raptor $(DESTDIR)$(PREFIX)/bin/raptor
 
 clean:
-	rm -rf build build-asan build-debug
+	rm -rf build build-asan build-debug $(FUZZ_BUILD) build-asan-valgrind
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
+
+# ---- fuzzing (tests/fuzz/, docs/HARDENING.md) -------------------------------
+# `make fuzz`: the libFuzzer targets, built with clang (library included,
+# instrumented) into $(FUZZ_BUILD)/fuzz/, each run FUZZ_TIME seconds on its
+# corpus (tests/fuzz/run.sh; FUZZ_JOBS targets at a time). `make fuzz-build`
+# only builds them.
+FUZZ_BUILD ?= build-fuzz
+FUZZ_TIME  ?= 60
+FUZZ_JOBS  ?= 1
+FUZZ_CC    ?= clang
+FUZZ_SAN   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_NAMES := cf lv manifest elf rsp
+FUZZ_BINS   = $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
+FUZZ_UTIL   = $(BUILD)/obj/tests/fuzz/fuzz_util.o
+FUZZ_LINK   = $(CC) $(ALL_CFLAGS) -fsanitize=fuzzer $(ALL_LDFLAGS) $(FUZZ_WRAP) -o $@ $^ \
+	$(PKG_LIBS) -lm -lpthread
+
+.PHONY: fuzz fuzz-build fuzz-bins
+
+fuzz:
+	@scripts/bootstrap.sh check
+	@$(MAKE) --no-print-directory all guest isatests fuzz-build
+	@FUZZ_TIME=$(FUZZ_TIME) FUZZ_JOBS=$(FUZZ_JOBS) tests/fuzz/run.sh $(BUILD) $(FUZZ_BUILD)
+
+fuzz-build:
+	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) OPT=-O1 \
+		SANITIZE="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" fuzz-bins
+
+fuzz-bins: $(FUZZ_BINS)
+
+$(BUILD)/obj/tests/fuzz/fuzz_cf.o: tests/fuzz/fuzz_stream.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DFZ_LV=0 -c $< -o $@
+
+$(BUILD)/obj/tests/fuzz/fuzz_lv.o: tests/fuzz/fuzz_stream.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DFZ_LV=1 -c $< -o $@
+
+# each base recording keeps its instruction decoder: see fuzz_stream.c
+$(BUILD)/fuzz/fuzz_cf $(BUILD)/fuzz/fuzz_lv: FUZZ_WRAP = -Wl,--wrap=isa_decoder_new,--wrap=isa_decoder_free
+
+$(BUILD)/fuzz/fuzz_%: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(FUZZ_UTIL) $(BUILD)/libraptor.a
+	@mkdir -p $(dir $@)
+	$(FUZZ_LINK)
+
+-include $(wildcard $(BUILD)/obj/tests/fuzz/*.d)

@@ -79,10 +79,13 @@ static void set_why(char *why, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The replay's latest error as the reason. */
+/* The replay's latest error as the reason, after what (NULL: nothing). */
 static int failed(char *why, const char *what)
 {
-	set_why(why, "%s: %s", what, error_last());
+	if (what)
+		set_why(why, "%s: %s", what, error_last());
+	else
+		set_why(why, "%s", error_last());
 	return -1;
 }
 
@@ -223,7 +226,7 @@ static int t_resume(void *t, enum rsp_resume how, int core, int reverse, struct 
 	else
 		k = rpl_continue(s->r, reverse, &st);
 	if (k)
-		return failed(why, "the replay stopped");
+		return failed(why, NULL);
 	stop->core = st.core;
 	switch (st.kind) {
 	case RPL_STOP_BREAK:
@@ -239,7 +242,7 @@ static int t_resume(void *t, enum rsp_resume how, int core, int reverse, struct 
 		stop->addr = st.addr;
 		/* forward: before the access (see the top of this file) */
 		if (!reverse && rpl_seek_step(s->r, st.step - 1) < 0)
-			return failed(why, "the replay stopped");
+			return failed(why, NULL);
 		break;
 	case RPL_STOP_STEP:
 		stop->kind = RSP_STOP_STEP;
@@ -360,11 +363,11 @@ static int mon_goto(struct serve *s, const char *arg, out_fn *out, void *ctx, ch
 	else if (!parse_u64(arg, &pos))
 		k = rpl_seek(s->r, pos);
 	else {
-		set_why(why, "goto: '%s' is not a position, 'begin' or 'end'", arg);
+		set_why(why, "'%s' is not a position, 'begin' or 'end'", arg);
 		return -1;
 	}
 	if (k < 0)
-		return failed(why, "goto");
+		return failed(why, NULL);
 	outf(out, ctx, "at position %" PRIu64 "%s; GDB still shows the old state: run "
 	     "'flushregs' (or gdbscripts' 'raptor goto')\n",
 	     rpl_position(s->r), k == 1 ? " (the end of the recording)" : "");
@@ -405,23 +408,23 @@ static int mon_who_wrote(struct serve *s, const char *arg, out_fn *out, void *ct
 
 	addr = strtoull(arg, &end, 0);
 	if (end == arg || addr > 0xffffffffu) {
-		set_why(why, "who-wrote: '%s' is not an address (who-wrote ADDR [LEN])", arg);
+		set_why(why, "'%s' is not an address (who-wrote ADDR [LEN])", arg);
 		return -1;
 	}
 	rest = end + strspn(end, " \t");
 	if (*rest && (parse_u64(rest, &len) || !len || len > 4096)) {
-		set_why(why, "who-wrote: '%s' is not a length from 1 to 4096", rest);
+		set_why(why, "'%s' is not a length from 1 to 4096", rest);
 		return -1;
 	}
 	if (all_points(s, 0))
-		return failed(why, "who-wrote");
+		return failed(why, NULL);
 	k = rpl_watch(s->r, (uint32_t)addr, (uint32_t)len, RPL_WATCH_WRITE, 1);
 	if (!k)
 		k = rpl_continue(s->r, 1, &st);
 	if (rpl_watch(s->r, (uint32_t)addr, (uint32_t)len, RPL_WATCH_WRITE, 0))
 		k = -1;
 	if (k) {
-		k = failed(why, "who-wrote");
+		k = failed(why, NULL);
 		goto back;
 	}
 	if (st.kind != RPL_STOP_WATCH) {
@@ -434,7 +437,7 @@ static int mon_who_wrote(struct serve *s, const char *arg, out_fn *out, void *ct
 	pos = st.position;
 	n = len < 4 ? (unsigned)len : 4;
 	if (rpl_read_mem(s->r, (uint32_t)addr, buf, n, &unknown)) {
-		set_why(why, "who-wrote: 0x%08x is not known after the store", unknown);
+		set_why(why, "0x%08x is not known after the store", unknown);
 		k = -1;
 		goto back;
 	}
@@ -443,7 +446,7 @@ static int mon_who_wrote(struct serve *s, const char *arg, out_fn *out, void *ct
 		val |= (uint32_t)buf[i] << 8 * i;
 	/* the store instruction's address: one reverse step of its core */
 	if (rpl_stepi(s->r, core, 1, &st)) {
-		k = failed(why, "who-wrote");
+		k = failed(why, NULL);
 		goto back;
 	}
 	pc = isa_cpu_get(rpl_cpu(s->r, core), ISA_R_PC);
@@ -453,9 +456,9 @@ static int mon_who_wrote(struct serve *s, const char *arg, out_fn *out, void *ct
 	k = 0;
 back:
 	if (rpl_seek_step(s->r, home) < 0 && !k)
-		k = failed(why, "who-wrote: cannot come back");
+		k = failed(why, "cannot come back");
 	if (all_points(s, 1) && !k)
-		k = failed(why, "who-wrote: cannot restore the break- and watchpoints");
+		k = failed(why, "cannot restore the break- and watchpoints");
 	return k;
 }
 

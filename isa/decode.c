@@ -50,11 +50,16 @@ void isa_decoder_invalidate(struct isa_decoder *d, uint32_t addr, uint32_t len)
 	/* a 32-bit instruction starting 2 bytes earlier overlaps too */
 	uint32_t a = (addr - 2) & ~1u, end = addr + len;
 
-	for (; a != end && a - (addr - 2) < len + 2; a += 2) {
+	while (a != end && a - (addr - 2) < len + 2) {
 		struct isa_insn *pg = d->pages[a >> DC_PAGE_BITS];
 
-		if (pg)
-			pg[(a & ((1u << DC_PAGE_BITS) - 1)) >> 1].fn = NULL;
+		if (!pg) {
+			/* nothing decoded in this page: on to the next one (may wrap to 0) */
+			a = (a | ((1u << DC_PAGE_BITS) - 1)) + 1;
+			continue;
+		}
+		pg[(a & ((1u << DC_PAGE_BITS) - 1)) >> 1].fn = NULL;
+		a += 2;
 	}
 }
 

@@ -53,7 +53,8 @@ static void read_symbols(Elf *e, struct isa_elf *elf)
 		d = elf_getdata(scn, NULL);
 		if (!d || !sh.sh_entsize)
 			continue;
-		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+		/* the data's size, not the header's: a damaged sh_size can say 2^32 */
+		for (size_t i = 0; i < d->d_size / sh.sh_entsize; i++) {
 			GElf_Sym s;
 			const char *name;
 			int t;
@@ -76,7 +77,8 @@ static void read_symbols(Elf *e, struct isa_elf *elf)
 			elf->nsyms++;
 		}
 	}
-	qsort(elf->syms, elf->nsyms, sizeof(*elf->syms), cmp_sym);
+	if (elf->nsyms) /* a stripped ELF has none, and qsort(NULL, 0) is undefined */
+		qsort(elf->syms, elf->nsyms, sizeof(*elf->syms), cmp_sym);
 }
 
 static int load_segments(Elf *e, const char *path, int fd, isa_elf_write_fn write, void *ctx)
@@ -124,12 +126,12 @@ int isa_elf_load(const char *path, isa_elf_write_fn write, void *ctx, struct isa
 	GElf_Ehdr eh;
 
 	memset(elf, 0, sizeof(*elf));
-	elf->path = xstrdup(path);
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return error("libelf: initialisation failed: %s", elf_errmsg(-1));
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return error("%s: cannot open: %m", path);
+	elf->path = xstrdup(path); /* after the last early return: nothing to free there */
 	e = elf_begin(fd, ELF_C_READ, NULL);
 	if (!e || elf_kind(e) != ELF_K_ELF) {
 		error("%s: not an ELF file", path);

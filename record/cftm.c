@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Bytes an encoder may hold before its output is written (or dropped). */
 #define FLUSH_BYTES (64 * 1024)
@@ -20,6 +21,7 @@ struct rec_cf {
 	FILE *out;
 	const char *out_name;
 	int write_error;
+	int snapshots; /* rec_cf_snapshot was called: the output is written by snapshots */
 	struct core_state core[ST_CF_MAX_CORES];
 	struct rec_cf_core_stats stats[ST_CF_MAX_CORES];
 };
@@ -87,6 +89,8 @@ static void drain(struct rec_cf *cf, int e)
 
 	if (st_writer_bits(w) / 8 - w->base < FLUSH_BYTES)
 		return;
+	if (f && cf->snapshots)
+		return; /* the file holds the last snapshot until the next one */
 	if (st_writer_flush(w, f, cf->out_name))
 		cf->write_error = 1;
 }
@@ -276,7 +280,57 @@ int rec_cf_finish(struct rec_cf *cf, const uint64_t *cycles, uint64_t *bits)
 		return -1;
 	if (cf->out && fflush(cf->out))
 		return error("%s: write error: %m", cf->out_name);
+	/* a snapshot's end messages may reach further than the stream's end */
+	if (cf->out && cf->snapshots && ftruncate(fileno(cf->out), ftello(cf->out)))
+		return error("%s: cannot truncate: %m", cf->out_name);
 	return 0;
+}
+
+int rec_cf_snapshot(struct rec_cf *cf, const uint64_t *cycles, int write, uint64_t *bits)
+{
+	struct st_cf_encoder *enc, saved;
+	struct st_writer *w;
+	uint64_t nbits;
+	size_t n, first;
+	int ret = 0;
+
+	*bits = 0;
+	if (cf->out_index < 0 || !cf->out)
+		return 0;
+	cf->snapshots = 1;
+	enc = &cf->enc[cf->out_index];
+	w = &enc->w;
+	saved = *enc;
+	nbits = st_writer_bits(w);
+	/* put_exception's end messages, into the output encoder alone */
+	for (int i = 0; i < cf->cfg.ncores; i++) {
+		struct st_cf_msg m = { .core = i, .cycle = cycles[i], .exc = ST_CF_END };
+
+		m.icnt = enc->fmt.enc == ST_CF_NXB ? cf->core[i].sl : cf->core[i].icnt;
+		st_cf_put(enc, &m);
+	}
+	*bits = st_writer_bits(w);
+	st_writer_buf(w, &n); /* w->buf[0..n): from byte w->base on, unused bits 0 */
+	if (write && (fseeko(cf->out, (off_t)w->base, SEEK_SET) ||
+		      fwrite(w->buf, 1, n, cf->out) != n || fflush(cf->out) ||
+		      ftruncate(fileno(cf->out), (off_t)(w->base + n))))
+		ret = error("%s: write error: %m", cf->out_name);
+	/* take the end messages back: their bits 0 again, the encoder's state as it was */
+	first = (size_t)(nbits / 8 - w->base);
+	w->buf[first] &= (uint8_t)((1u << (nbits % 8)) - 1);
+	if (n > first + 1)
+		memset(w->buf + first + 1, 0, n - first - 1);
+	saved.w = *w;
+	saved.w.nbits = nbits;
+	*enc = saved;
+	/* the complete bytes are in the file: drop them; the next snapshot starts there */
+	if (write && !ret &&
+	    (st_writer_flush(w, NULL, cf->out_name) ||
+	     fseeko(cf->out, (off_t)w->base, SEEK_SET)))
+		ret = error("%s: write error: %m", cf->out_name);
+	if (ret)
+		cf->write_error = 1;
+	return ret;
 }
 
 const struct st_cf_encoder *rec_cf_encoder(const struct rec_cf *cf, int index)

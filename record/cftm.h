@@ -88,6 +88,20 @@ int rec_cf_finish(struct rec_cf *cf, const uint64_t *cycles, uint64_t *bits) MUS
 /* Write what the output stream holds so far (complete bytes). 0 / -1. */
 int rec_cf_flush(struct rec_cf *cf) MUST_CHECK;
 
+/*
+ * A snapshot of the output stream: the stream as it would end if the run
+ * stopped now, every core's end message (at cycles[core]) after what was
+ * sent so far; *bits gets its length (0 without an output). With write, it
+ * also goes to the output file, which then holds exactly that, padded to a
+ * byte (the previous snapshot's end messages are overwritten); the
+ * encoders carry on as if the end messages had not been sent. From the
+ * first call on, the output's bytes reach the file only through snapshots
+ * and rec_cf_finish, never in between: the file is always the last
+ * snapshot, so a recorder killed at any time leaves it whole. 0 / -1.
+ */
+int rec_cf_snapshot(struct rec_cf *cf, const uint64_t *cycles, int write,
+		    uint64_t *bits) MUST_CHECK;
+
 const struct st_cf_encoder *rec_cf_encoder(const struct rec_cf *cf, int index);
 const struct rec_cf_core_stats *rec_cf_core(const struct rec_cf *cf, int core);
 

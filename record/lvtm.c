@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "caches/mc2rt.h"
@@ -28,6 +29,7 @@ struct rec_lv {
 	FILE *out;
 	const char *out_name;
 	int write_error;
+	int snapshots; /* rec_lv_snapshot was called: the output is written by snapshots */
 	uint64_t fah[ST_LV_MAX_CORES], thc[ST_LV_MAX_CORES];
 	struct pending *pend;
 	size_t npend, apend;
@@ -115,18 +117,28 @@ static void gz_feed(struct rec_lv *lv, int t, const uint8_t *p, size_t n, int fl
 	} while (z->avail_out == 0 || z->avail_in);
 }
 
-/* Write (or drop) an encoder's complete bytes; NX-LV's also go through zlib. */
-static void drain(struct rec_lv *lv, int e, int force)
+/* Write to f (or drop) an encoder's complete bytes; NX-LV's also go through zlib. */
+static void drain_to(struct rec_lv *lv, int e, FILE *f)
 {
 	struct st_writer *w = &lv->enc[e].w;
 	size_t whole = (size_t)(st_writer_bits(w) / 8 - w->base);
 
-	if (!force && whole < FLUSH_BYTES)
-		return;
 	if (e == rec_lv_index(ST_LV_NXLV, 0) || e == rec_lv_index(ST_LV_NXLV, 1))
 		gz_feed(lv, e & 1, st_writer_buf(w, NULL), whole, Z_NO_FLUSH);
-	if (st_writer_flush(w, e == lv->out_index ? lv->out : NULL, lv->out_name))
+	if (st_writer_flush(w, f, lv->out_name))
 		lv->write_error = 1;
+}
+
+/* Write (or drop) an encoder's complete bytes once there are enough, or now (force). */
+static void drain(struct rec_lv *lv, int e, int force)
+{
+	struct st_writer *w = &lv->enc[e].w;
+
+	if (!force && st_writer_bits(w) / 8 - w->base < FLUSH_BYTES)
+		return;
+	if (!force && e == lv->out_index && lv->out && lv->snapshots)
+		return; /* the file holds the last snapshot until the next one */
+	drain_to(lv, e, e == lv->out_index ? lv->out : NULL);
 }
 
 static struct pending *pend_new(struct rec_lv *lv, enum filter f, uint64_t count)
@@ -275,6 +287,38 @@ int rec_lv_finish(struct rec_lv *lv, uint64_t *bits)
 		return -1;
 	if (lv->out && fflush(lv->out))
 		return error("%s: write error: %m", lv->out_name);
+	if (lv->out && lv->snapshots && ftruncate(fileno(lv->out), ftello(lv->out)))
+		return error("%s: cannot truncate: %m", lv->out_name);
+	return 0;
+}
+
+int rec_lv_snapshot(struct rec_lv *lv, int write, uint64_t *bits)
+{
+	struct st_writer *w;
+	size_t n;
+
+	*bits = 0;
+	if (lv->out_index < 0 || !lv->out)
+		return 0;
+	lv->snapshots = 1;
+	w = &lv->enc[lv->out_index].w;
+	*bits = st_writer_bits(w);
+	if (!write)
+		return 0;
+	/* w->buf[0..n): from byte w->base on, a partial last byte padded with 0 bits */
+	st_writer_buf(w, &n);
+	if (fseeko(lv->out, (off_t)w->base, SEEK_SET) ||
+	    (n && fwrite(w->buf, 1, n, lv->out) != n) || fflush(lv->out) ||
+	    ftruncate(fileno(lv->out), (off_t)(w->base + n))) {
+		lv->write_error = 1;
+		return error("%s: write error: %m", lv->out_name);
+	}
+	/* the complete bytes are in the file: drop them; the next snapshot starts there */
+	drain_to(lv, lv->out_index, NULL);
+	if (lv->write_error || fseeko(lv->out, (off_t)w->base, SEEK_SET)) {
+		lv->write_error = 1;
+		return error("%s: write error: %m", lv->out_name);
+	}
 	return 0;
 }
 

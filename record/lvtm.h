@@ -68,6 +68,14 @@ void rec_lv_step(struct rec_lv *lv, int core, uint64_t cycle);
 /* Pad and flush the output stream; *bits gets its exact length. 0 / -1. */
 int rec_lv_finish(struct rec_lv *lv, uint64_t *bits) MUST_CHECK;
 int rec_lv_flush(struct rec_lv *lv) MUST_CHECK;
+/*
+ * A snapshot of the output stream, as rec_cf_snapshot: *bits gets its
+ * length so far (a load-value stream needs no end messages); with write,
+ * the output file then holds exactly that, padded to a byte. From the first
+ * call on, the output's bytes reach the file only through snapshots and
+ * rec_lv_finish. 0 / -1.
+ */
+int rec_lv_snapshot(struct rec_lv *lv, int write, uint64_t *bits) MUST_CHECK;
 
 const struct st_lv_encoder *rec_lv_encoder(const struct rec_lv *lv, int index);
 const struct rec_lv_core_stats *rec_lv_core(const struct rec_lv *lv, int core);

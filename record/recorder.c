@@ -18,11 +18,12 @@
 #include "streams/truth.h"
 
 #define PROGRESS_EVERY (1u << 20) /* instructions between progress lines */
-#define FLUSH_EVERY (1u << 24)	  /* instructions between stream flushes */
+#define SNAPSHOT_EVERY (1u << 20) /* instructions between snapshots (see snapshot()) */
 
+/* What a recording directory may hold: ours, and what a killed recorder leaves. */
 static const char *const rec_files[] = {
 	"manifest.ini", "program.elf", "cf.bin", "lv.bin", "truth.gz", "stats.ini",
-	"timeline.csv",
+	"timeline.csv", "manifest.ini.tmp", "manifest.ini.next", "manifest.ini.next.tmp",
 };
 
 static volatile sig_atomic_t interrupted;
@@ -110,7 +111,7 @@ struct rec {
 	struct rec_profile *prof;
 	struct st_manifest mf;
 	FILE *cf_file, *lv_file;
-	char *path_cf, *path_lv, *path_manifest;
+	char *path_cf, *path_lv, *path_manifest, *path_next;
 	int ncores;
 	int last_core; /* of the latest step: the one that exited, at the end */
 	uint32_t regs[ISA_NREGS];
@@ -194,9 +195,12 @@ static int prepare_dir(const char *dir, int force)
 			if (!strcmp(de->d_name, rec_files[k]))
 				break;
 		if (k == ARRAY_SIZE(rec_files)) {
+			/* the message first: closedir() frees de */
+			int ret = error("'%s' exists and holds '%s', which is not part of a "
+					"recording; choose another directory", dir, de->d_name);
+
 			closedir(d);
-			return error("'%s' exists and holds '%s', which is not part of a "
-				     "recording; choose another directory", dir, de->d_name);
+			return ret;
 		}
 		if (!force) {
 			closedir(d);
@@ -502,17 +506,42 @@ static void progress(const struct rec *r, uint64_t insns, const struct timespec 
 		U(insns), s, s > 0 ? insns / s / 1e6 : 0.0);
 }
 
-static int flush_all(struct rec *r)
+/*
+ * Make the directory a complete partial recording of the run so far, as
+ * if it stopped now (every core's end message, the manifest's bits), so
+ * that a recorder killed at any moment, even by SIGKILL, leaves one that
+ * replays: this snapshot's or the previous one's. The output streams reach
+ * their files only here (rec_cf_snapshot), never in between. The order
+ * keeps the files' disagreement to a sliver: the truth flushed, the new
+ * manifest written and synced as manifest.ini.next, then the streams'
+ * new bytes and end messages (held in memory until now: a write to the
+ * page cache), then the rename into manifest.ini. A kill between the last
+ * two leaves streams longer than manifest.ini says, which the replay
+ * refuses clearly; manifest.ini.next, beside it, describes them. The truth
+ * is not flushed at the start, so that a short run's truth.gz stays byte
+ * for byte what it was: a recorder killed before its first snapshot past
+ * the start may leave a truth.gz that cannot be read yet. 0 / -1.
+ */
+static int snapshot(struct rec *r)
 {
-	int ret = 0;
+	uint64_t cycles[BOARD_MAX_CORES], bits;
 
-	if (rec_cf_flush(r->cf))
-		ret = -1;
-	if (r->lv && rec_lv_flush(r->lv))
-		ret = -1;
-	if (r->truth && st_truth_flush(r->truth))
-		ret = -1;
-	return ret;
+	for (int i = 0; i < r->ncores; i++)
+		cycles[i] = board_cycles(r->b, i);
+	if (rec_cf_snapshot(r->cf, cycles, 0, &r->mf.cf_bits) ||
+	    rec_lv_snapshot(r->lv, 0, &r->mf.lv_bits))
+		return -1;
+	r->mf.complete = 0;
+	/* not at the start: a short run's truth.gz stays byte for byte what it was */
+	if (r->truth && board_insns(r->b) && st_truth_flush(r->truth))
+		return -1;
+	if (st_manifest_write(&r->mf, r->path_next))
+		return -1;
+	if (rec_cf_snapshot(r->cf, cycles, 1, &bits) || rec_lv_snapshot(r->lv, 1, &bits))
+		return -1;
+	if (rename(r->path_next, r->path_manifest))
+		return error("cannot rename '%s' to '%s': %m", r->path_next, r->path_manifest);
+	return 0;
 }
 
 static FILE *create(const char *path)
@@ -533,12 +562,13 @@ int rec_run(const struct rec_options *o, int *status)
 	struct rec_lv_config lvc;
 	struct timespec t0;
 	uint64_t cycles[BOARD_MAX_CORES], next_progress = PROGRESS_EVERY,
-		 next_flush = FLUSH_EVERY;
+		 next_snapshot = SNAPSHOT_EVERY;
 	int ret = -1, run = 0, exited = 0, st = 0, io_error = 0;
 	char *p;
 
 	r.ncores = bc.ncores;
 	r.path_manifest = path_join(o->dir, "manifest.ini");
+	r.path_next = path_join(o->dir, "manifest.ini.next");
 	r.path_cf = path_join(o->dir, "cf.bin");
 	r.path_lv = path_join(o->dir, "lv.bin");
 	bc.max_insns = 0; /* the limit is ours: a limited run is a partial recording */
@@ -586,7 +616,8 @@ int rec_run(const struct rec_options *o, int *status)
 		for (int i = 0; i < r.ncores; i++)
 			st_truth_reset(r.truth, i, r.mf.regs[i]);
 	}
-	if (st_manifest_write(&r.mf, r.path_manifest))
+	/* the empty recording (end messages only): replayable from the start */
+	if (snapshot(&r))
 		goto out;
 
 	board_observe(r.b, &obs);
@@ -612,9 +643,9 @@ int rec_run(const struct rec_options *o, int *status)
 			error("instruction limit of %llu reached", U(o->board.max_insns));
 			break;
 		}
-		if (n >= next_flush) {
-			next_flush += FLUSH_EVERY;
-			if (flush_all(&r)) {
+		if (n >= next_snapshot) {
+			next_snapshot += SNAPSHOT_EVERY;
+			if (snapshot(&r)) {
 				io_error = 1;
 				break;
 			}
@@ -680,5 +711,6 @@ out:
 	free(r.path_cf);
 	free(r.path_lv);
 	free(r.path_manifest);
+	free(r.path_next);
 	return ret;
 }

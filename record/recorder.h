@@ -14,9 +14,13 @@
  *                      (stats.ini also gets field-value histograms; profile.h)
  *
  * The manifest is written first with state = partial and rewritten at the
- * end (atomically); streams are written as they grow, so an interrupted or
- * failed run leaves a recording of what happened up to that point: every
- * core gets its end message and the manifest its final lengths.
+ * end (atomically). An interrupted or failed run leaves a recording of what
+ * happened up to that point: every core gets its end message and the
+ * manifest its final lengths. A killed one (SIGKILL, a crash) too, up to
+ * its last snapshot: every 2^20 instructions, and once at the start, the
+ * directory is made a complete partial recording of the run so far (the
+ * streams' new bytes and end messages, the truth flushed, the manifest
+ * renamed into place last; recorder.c snapshot()).
  */
 #ifndef RAPTOR_RECORDER_H
 #define RAPTOR_RECORDER_H

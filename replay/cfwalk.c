@@ -270,6 +270,8 @@ static int is_indirect(unsigned cf)
 static int get_target(struct cfw *x, int pre, int core, struct msg *m, int cond)
 {
 	struct st_cf_msg h = { .core = core, .count = m->count };
+	char why[400];
+	int k;
 
 	if (!pre) {
 		if (!m->has_target)
@@ -280,9 +282,14 @@ static int get_target(struct cfw *x, int pre, int core, struct msg *m, int cond)
 	if (x->open_core != core || m != &x->list[core].v[x->list[core].n - 1])
 		return walk_error(x, pre, core, m->bit, "a target part for a message that is not the "
 				  "stream's head (a bug)");
-	if (st_cf_get_target(&x->cfd, &h, cond))
+	error_quiet(1);
+	k = st_cf_get_target(&x->cfd, &h, cond);
+	error_quiet(-1);
+	if (k) {
+		snprintf(why, sizeof(why), "%s", error_last());
 		return walk_error(x, pre, core, m->bit, "the target part of the message for count "
-				  "%llu cannot be decoded (see above)", U(m->count));
+				  "%llu cannot be decoded: %s", U(m->count), why);
+	}
 	m->taken = h.taken;
 	m->ta = h.ta;
 	m->has_target = 1;
@@ -604,10 +611,16 @@ static int read_head(struct cfw *x)
 {
 	uint64_t at = st_cf_decoder_pos(&x->cfd);
 	struct st_cf_msg h;
-	int s = st_cf_get_head(&x->cfd, &h);
+	char why[400];
+	int s;
 
-	if (s < 0)
-		return head_error(x, at, "a message head cannot be decoded (see above)");
+	error_quiet(1); /* its error goes into ours, with where the replay was */
+	s = st_cf_get_head(&x->cfd, &h);
+	error_quiet(-1);
+	if (s < 0) {
+		snprintf(why, sizeof(why), "a message head cannot be decoded: %s", error_last());
+		return head_error(x, at, why);
+	}
 	if (s == 1)
 		return head_error(x, at, "the stream ends without end messages (truncated?)");
 	if (h.count || h.exc != ST_CF_END) {

@@ -72,11 +72,16 @@ struct rpl_mem *rpl_mem_snapshot(const struct rpl_mem *m)
 	return s;
 }
 
-void rpl_mem_restore(struct rpl_mem *m, const struct rpl_mem *snap)
+void rpl_mem_restore(struct rpl_mem *m, const struct rpl_mem *snap,
+		     void (*changed)(void *ctx, uint32_t addr, uint32_t len), void *ctx)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(m->page); i++) {
 		if (m->page[i] == snap->page[i])
 			continue;
+		if (changed)
+			changed(ctx, i < ROM_PAGES ? BOARD_ROM_BASE + (uint32_t)(i << PAGE_BITS)
+					: BOARD_SRAM_BASE + (uint32_t)((i - ROM_PAGES) << PAGE_BITS),
+				PAGE_SIZE);
 		unref(m->page[i]);
 		m->page[i] = snap->page[i];
 		if (m->page[i])

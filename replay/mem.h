@@ -37,8 +37,14 @@ uint32_t rpl_mem_read(const struct rpl_mem *m, uint32_t addr, uint8_t *buf, uint
 
 /* A snapshot sharing every page with m (copy on write); free it with rpl_mem_free. */
 struct rpl_mem *rpl_mem_snapshot(const struct rpl_mem *m);
-/* Make m equal to snap again (sharing its pages). */
-void rpl_mem_restore(struct rpl_mem *m, const struct rpl_mem *snap);
+/*
+ * Make m equal to snap again (sharing its pages). changed, if not NULL, is
+ * called for every page whose bytes may differ (the two pictures hold
+ * different copies of it) with its address and size, before it is replaced:
+ * the replay drops the instructions it decoded there (self-modifying code).
+ */
+void rpl_mem_restore(struct rpl_mem *m, const struct rpl_mem *snap,
+		     void (*changed)(void *ctx, uint32_t addr, uint32_t len), void *ctx);
 /* Bytes held by every page of every picture in the process (for statistics). */
 uint64_t rpl_mem_live_bytes(void);
 

@@ -101,6 +101,7 @@ struct rpl {
 	/* the step under way */
 	int cur;
 	int failed;
+	uint64_t good_steps; /* if failed: the steps before the one that failed */
 	struct acc acc[MAX_STEP_ACC];
 	int nacc;
 	uint64_t lv_due[MAX_STEP_ACC]; /* time stamps of the lv messages of this step */
@@ -166,10 +167,13 @@ static int desync(struct rpl *r, const char *file, int core, uint64_t bit, const
 		     U(r->d.insns[core]), U(r->d.position), U(bit), msg);
 }
 
-/* A message that does not decode (the codec said why): add where the replay was. */
+/* A message that does not decode: the codec's (quiet) error with where the replay was. */
 static int undecodable(struct rpl *r, const char *file, int core, uint64_t bit)
 {
-	return desync(r, file, core, bit, "the message cannot be decoded (see above)");
+	char why[512];
+
+	snprintf(why, sizeof(why), "%s", error_last());
+	return desync(r, file, core, bit, "the message cannot be decoded: %s", why);
 }
 
 /* ---- stream heads --------------------------------------------------------- */
@@ -182,7 +186,9 @@ static int lv_next(struct rpl *r)
 	if (!r->mf.lv_on)
 		return 0;
 	r->d.lv_head_at = st_lv_decoder_pos(&r->d.lvd);
+	error_quiet(1); /* undecodable() reports the codec's error with the replay's place */
 	s = st_lv_get_head(&r->d.lvd, &r->d.lv_head);
+	error_quiet(-1);
 	if (s < 0)
 		return undecodable(r, r->lv_path, r->cur, r->d.lv_head_at);
 	r->d.lv_have = s == 0;
@@ -234,7 +240,9 @@ static int cf_next(struct rpl *r)
 	if (!r->mf.cf_on)
 		return 0;
 	r->d.cf_head_at = st_cf_decoder_pos(&r->d.cfd);
+	error_quiet(1);
 	s = st_cf_get_head(&r->d.cfd, &r->d.cf_head);
+	error_quiet(-1);
 	if (s < 0)
 		return undecodable(r, r->cf_path, r->cur, r->d.cf_head_at);
 	if (s == 1)
@@ -270,6 +278,7 @@ static uint32_t le_value(const uint8_t *b, unsigned n)
 static int lv_take(struct rpl *r, int core, uint8_t *val, unsigned n, const char *what)
 {
 	uint64_t at = r->d.lv_head_at;
+	int s;
 
 	if (!r->mf.lv_on)
 		return desync(r, r->dir, core, 0, "a %s needs a value but the recording has no "
@@ -284,7 +293,10 @@ static int lv_take(struct rpl *r, int core, uint8_t *val, unsigned n, const char
 		return desync(r, r->lv_path, core, at, "the message counts %llu hits before this "
 			      "%s, the replay's cache copy %llu", U(r->d.lv_head.count), what,
 			      U(r->d.hits[core]));
-	if (st_lv_get_value(&r->d.lvd, val, n))
+	error_quiet(1);
+	s = st_lv_get_value(&r->d.lvd, val, n);
+	error_quiet(-1);
+	if (s)
 		return undecodable(r, r->lv_path, core, at);
 	if (r->nlv_due < MAX_STEP_ACC) {
 		r->lv_due[r->nlv_due] = r->d.lv_head.cycle;
@@ -750,6 +762,8 @@ static int cf_exception(struct rpl *r, int core, unsigned exc, int tail, uint64_
 static int cf_branch_msg(struct rpl *r, int core, uint64_t count, int indirect, int cond,
 			 int taken, uint32_t ta, uint64_t cycle)
 {
+	int k;
+
 	if (cf_expect_head(r, core, "the replay's predictor mispredicts"))
 		return -1;
 	if (r->d.cf_head.count != count)
@@ -759,7 +773,10 @@ static int cf_branch_msg(struct rpl *r, int core, uint64_t count, int indirect, 
 	if (cf_check_time(r, core, cycle))
 		return -1;
 	if (indirect) {
-		if (st_cf_get_target(&r->d.cfd, &r->d.cf_head, cond))
+		error_quiet(1);
+		k = st_cf_get_target(&r->d.cfd, &r->d.cf_head, cond);
+		error_quiet(-1);
+		if (k)
 			return undecodable(r, r->cf_path, core, r->d.cf_head_at);
 		if (r->d.cf_head.taken != taken || (taken && r->d.cf_head.ta != ta))
 			return desync(r, r->cf_path, core, r->d.cf_head_at, "the branch went %s "
@@ -830,9 +847,13 @@ int rpl_verify(struct rpl *r)
 	struct st_truth_rec rec;
 	char *path;
 
-	if (!r->mf.has_truth)
-		return error("%s: the recording has no ground truth (record it with --truth)",
-			     r->dir);
+	if (!r->mf.has_truth) {
+		path = join(r->dir, "manifest.ini");
+		error("%s: no [truth] section: the recording has no ground truth (record it "
+		      "with --truth)", path);
+		free(path);
+		return -1;
+	}
 	path = join(r->dir, r->mf.truth_file);
 	r->truth = st_truth_open(path);
 	free(path);
@@ -1044,12 +1065,18 @@ static int verify_cf(struct rpl *r, const struct cfw_step *cs)
 	return 0;
 }
 
-/* At the end of the walk: the truth must have no step left, and end as the recording. */
+/*
+ * At the end of the walk of a complete recording: the truth must have no step
+ * left and end with the exit. A partial one (killed recorder) ends where its
+ * streams end; every step before was checked against the truth on the way.
+ */
 static int verify_cf_end(struct rpl *r)
 {
 	int exit = 0, s;
 	struct tstep t;
 
+	if (!r->mf.complete)
+		return 0; /* a killed recorder's truth goes on past its last snapshot */
 	for (int c = 0; c < r->ncores; c++) {
 		s = truth_core_next(r, c, &t, &exit);
 		if (s < 0)
@@ -1059,7 +1086,7 @@ static int verify_cf_end(struct rpl *r)
 				      "0x%08x", c, t.type == ST_TRUTH_INSN ? "pc" : "exception",
 				      t.type == ST_TRUTH_INSN ? t.pc : t.exc);
 	}
-	if (r->mf.complete && !exit)
+	if (!exit)
 		return differ(r, r->cur, "the truth does not end with the program's exit");
 	return 0;
 }
@@ -1149,7 +1176,7 @@ static int cf_only_step(struct rpl *r)
  * then, or the program's exit), -1 error. r->cur, r->last and r->acc tell
  * what the step did (r->last.ev is ISA_EV_SLEEP for a sleep step).
  */
-static int step(struct rpl *r)
+static int step_once(struct rpl *r)
 {
 	struct isa_step *st = &r->last;
 	int i, fresh;
@@ -1231,6 +1258,21 @@ static int step(struct rpl *r)
 	return 0;
 }
 
+/*
+ * One step of the replay: 0, 1 at the end, -1 at an error. After an error the
+ * step counters may already count the step that failed, so good_steps keeps
+ * the count before it: a reverse run from there starts from the last good step.
+ */
+static int step(struct rpl *r)
+{
+	uint64_t before = r->d.steps;
+	int k = step_once(r);
+
+	if (k < 0)
+		r->good_steps = before;
+	return k;
+}
+
 int rpl_run(struct rpl *r, uint64_t to)
 {
 	int s;
@@ -1274,6 +1316,11 @@ static void take_checkpoint(struct rpl *r)
 	r->next_ckpt = r->d.position + r->interval;
 	if (r->nckpt && r->ckpt[r->nckpt - 1].d.steps >= r->d.steps)
 		return; /* we are re-running a stretch already indexed */
+	if (r->nckpt && r->d.position < r->ckpt[r->nckpt - 1].d.position + r->interval) {
+		/* past the last checkpoint, restored from it: the next one is due later */
+		r->next_ckpt = r->ckpt[r->nckpt - 1].d.position + r->interval;
+		return;
+	}
 	if (r->nckpt == r->ackpt) {
 		r->ackpt = r->ackpt ? 2 * r->ackpt : 64;
 		r->ckpt = xrealloc(r->ckpt, r->ackpt * sizeof(*r->ckpt));
@@ -1313,6 +1360,12 @@ static void take_checkpoint(struct rpl *r)
 		dc_mc2rt_save(r->mc, p);
 }
 
+/* A page of memory changes with a restore: code there may have been rewritten. */
+static void forget_decoded(void *dec, uint32_t addr, uint32_t len)
+{
+	isa_decoder_invalidate(dec, addr, len);
+}
+
 static int restore_checkpoint(struct rpl *r, const struct ckpt *c)
 {
 	const uint8_t *p = c->blob;
@@ -1325,7 +1378,7 @@ static int restore_checkpoint(struct rpl *r, const struct ckpt *c)
 			r->tq[i].head = r->tq[i].n = 0;
 	}
 	r->d = c->d;
-	rpl_mem_restore(r->mem, c->mem);
+	rpl_mem_restore(r->mem, c->mem, forget_decoded, r->dec);
 	memcpy(r->sched.cycles, c->cycles, sizeof(c->cycles));
 	r->sched.rng = c->rng;
 	for (int i = 0; i < r->ncores; i++) {
@@ -1635,7 +1688,7 @@ static int forward(struct rpl *r, int core, struct rpl_stop *stop)
  */
 static int backward(struct rpl *r, int core, struct rpl_stop *stop)
 {
-	uint64_t now = r->d.steps, hi = now;
+	uint64_t now = r->failed ? r->good_steps : r->d.steps, hi = now;
 	struct rpl_stop found, w;
 	int have, c, k;
 

@@ -5,7 +5,7 @@
 set -e
 need_build="libcapstone-dev libelf-dev zlib1g-dev libiniparser-dev nettle-dev libjansson-dev gnuplot-nox pkg-config gcc make \
 gcc-arm-none-eabi libnewlib-arm-none-eabi"
-need_check="qemu-system-arm gdb-multiarch clang time python3"
+need_check="qemu-system-arm gdb-multiarch clang time python3 valgrind"
 pkgs=$need_build
 [ "${1:-build}" = check ] && pkgs="$pkgs $need_check"
 

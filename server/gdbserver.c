@@ -29,11 +29,18 @@
 static const char read_only[] = "E.replay is read-only";
 static const char refusal_text[] = "E.raptor: another GDB is already attached to this server";
 
-/* A second client being refused: its first packet gets refusal_text. */
+/*
+ * A second client being refused: its first packet gets refusal_text. Unless
+ * the attached GDB turns out to have hung up by then (its hang-up and the
+ * newcomer's connection can reach us in either order): the newcomer is
+ * then the next GDB, handed over with the bytes read so far (head).
+ */
 struct refusal {
 	int fd; /* -1: a free slot */
 	int st; /* 0 before '$', 1 in it, 2 and 3 after '#', 4 complete, 5 draining */
 	long long deadline_ms;
+	size_t nhead; /* bytes in head; more were read once it is full */
+	char head[512];
 };
 
 struct gdbserver {
@@ -46,6 +53,12 @@ struct gdbserver {
 	int done_pipe[2]; /* tells the watcher thread that resume() returned */
 	int stop;	  /* set by gdbserver_stop(): read and written atomically */
 	struct refusal refusals[MAX_REFUSALS];
+	int lfd_polled; /* refusal_pollfds() put the listening socket first */
+	int closing;	/* the attached client hung up: a new connection is the next
+			 * GDB, accepted after the session, not a second client */
+	int next_fd;	/* a newcomer handed over (see struct refusal), or -1 */
+	size_t next_nhead;
+	char next_head[512];
 
 	/* The session. */
 	struct rsp_conn *conn;
@@ -333,8 +346,40 @@ static void refusal_accept(struct gdbserver *s)
 	}
 	s->refusals[i].fd = fd;
 	s->refusals[i].st = 0;
+	s->refusals[i].nhead = 0;
 	s->refusals[i].deadline_ms = now_ms() + REFUSAL_TIMEOUT_MS;
 	note(s, "a second client connected while a GDB is attached: refusing it");
+}
+
+/* Whether the attached GDB hung up: its socket at end of file, nothing unread. */
+static int attached_gone(struct gdbserver *s)
+{
+	ssize_t n;
+	char b;
+
+	if (s->closing)
+		return 1;
+	if (!s->conn || rsp_closed(s->conn))
+		return 1;
+	n = recv(rsp_fd(s->conn), &b, 1, MSG_PEEK | MSG_DONTWAIT);
+	return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+}
+
+/* The newcomer in r becomes the next GDB (the attached one is gone). */
+static void refusal_hand_over(struct gdbserver *s, struct refusal *r)
+{
+	int fl = fcntl(r->fd, F_GETFL);
+
+	if (s->next_fd >= 0 || fl < 0 || fcntl(r->fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+		refusal_close(s, r);
+		return;
+	}
+	s->next_fd = r->fd;
+	s->next_nhead = r->nhead;
+	memcpy(s->next_head, r->head, r->nhead);
+	r->fd = -1;
+	s->closing = 1;
+	note(s, "the attached GDB hung up: the newcomer is the next one");
 }
 
 /* Its socket is readable: read, and answer once its first packet is in. */
@@ -352,6 +397,11 @@ static void refusal_read(struct gdbserver *s, struct refusal *r)
 		refusal_close(s, r);
 		return;
 	}
+	if (r->st < 4) {
+		k = (size_t)n < sizeof(r->head) - r->nhead ? (size_t)n : sizeof(r->head) - r->nhead;
+		memcpy(r->head + r->nhead, buf, k);
+		r->nhead += k;
+	}
 	for (i = 0; i < n && r->st < 4; i++) {
 		if (r->st == 0 && buf[i] == '$')
 			r->st = 1;
@@ -362,6 +412,11 @@ static void refusal_read(struct gdbserver *s, struct refusal *r)
 	}
 	if (r->st != 4)
 		return;
+	/* every byte read is in head, and the attached GDB went away meanwhile */
+	if (r->nhead < sizeof(r->head) && attached_gone(s)) {
+		refusal_hand_over(s, r);
+		return;
+	}
 	/* Drain until GDB closes: closing with unread input would reset the
 	 * connection and could destroy the reply before GDB reads it. */
 	r->st = 5;
@@ -381,7 +436,8 @@ static int refusal_pollfds(struct gdbserver *s, struct pollfd *p, int *timeout)
 	long long now = now_ms();
 	int i, n = 0;
 
-	if (s->lfd >= 0)
+	s->lfd_polled = s->lfd >= 0 && !s->closing;
+	if (s->lfd_polled)
 		p[n++] = (struct pollfd){.fd = s->lfd, .events = POLLIN};
 	for (i = 0; i < MAX_REFUSALS; i++) {
 		struct refusal *r = &s->refusals[i];
@@ -405,8 +461,10 @@ static void refusal_handle(struct gdbserver *s, const struct pollfd *p, int n)
 	long long now = now_ms();
 	int i, k = 0;
 
-	if (s->lfd >= 0) {
-		if (p[k].revents)
+	if (s->lfd_polled) {
+		/* not once the attached client hung up (in this very poll, maybe):
+		 * the newcomer is then the next GDB, gdbserver_serve() accepts it */
+		if (p[k].revents && !s->closing)
 			refusal_accept(s);
 		k++;
 	}
@@ -486,6 +544,7 @@ static void *watch_main(void *arg)
 
 			if (k < 0) {
 				w->hangup = 1;
+				s->closing = 1;
 				kick(w);
 			} else if (!k) {
 				full = 1;
@@ -1364,7 +1423,7 @@ static int wait_input(struct gdbserver *s)
 		struct pollfd p[2 + 1 + MAX_REFUSALS];
 		int timeout = -1, r;
 
-		if (stopping(s))
+		if (stopping(s) || s->closing)
 			return -1;
 		p[0] = (struct pollfd){.fd = rsp_fd(s->conn), .events = POLLIN};
 		p[1] = (struct pollfd){.fd = s->stop_pipe[0], .events = POLLIN};
@@ -1375,24 +1434,34 @@ static int wait_input(struct gdbserver *s)
 			note(s, "poll: %s", strerror(errno));
 			return -1;
 		}
+		/* our client first: if it hung up, a newcomer in this poll is the next GDB */
+		if (p[0].revents && rsp_fill(s->conn) < 0)
+			s->closing = 1;
 		refusal_handle(s, p + 2, r);
-		if (p[1].revents || stopping(s))
+		if (s->closing || p[1].revents || stopping(s))
 			return -1;
 		if (p[0].revents)
-			return rsp_fill(s->conn) < 0 ? -1 : 0;
+			return 0;
 	}
 }
 
-static int session(struct gdbserver *s, int fd)
+/* Serve the client on fd, whose first nhead bytes were read already (head). */
+static int session(struct gdbserver *s, int fd, const char *head, size_t nhead)
 {
 	int one = 1;
 
 	s->conn = rsp_conn_new(fd);
 	if (!s->conn)
 		return -1;
+	if (nhead && rsp_prime(s->conn, head, nhead)) {
+		rsp_conn_free(s->conn);
+		s->conn = NULL;
+		return error("gdbserver: %zu bytes do not fit the input buffer", nhead);
+	}
 	rsp_set_log(s->conn, s->log);
 	(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	s->end = 0;
+	s->closing = 0;
 	s->gen = s->cont = 0;
 	s->swbreak = s->hwbreak = 0;
 	s->clen = 0;
@@ -1424,12 +1493,13 @@ static int session(struct gdbserver *s, int fd)
 	note(s, "session over, position %llu", (unsigned long long)s->ops->position(s->t));
 	rsp_conn_free(s->conn);
 	s->conn = NULL;
+	s->closing = 0;
 	return 0;
 }
 
 int gdbserver_serve_fd(struct gdbserver *s, int fd)
 {
-	return session(s, fd);
+	return session(s, fd, NULL, 0);
 }
 
 int gdbserver_serve(struct gdbserver *s)
@@ -1440,6 +1510,14 @@ int gdbserver_serve(struct gdbserver *s)
 		struct pollfd p[2 + 1 + MAX_REFUSALS];
 		int timeout = -1, r, fd;
 
+		if (s->next_fd >= 0) {
+			/* handed over while the last session ended (refusal_hand_over) */
+			fd = s->next_fd;
+			s->next_fd = -1;
+			if (session(s, fd, s->next_head, s->next_nhead))
+				note(s, "out of memory for a session");
+			continue;
+		}
 		p[0] = (struct pollfd){.fd = s->stop_pipe[0], .events = POLLIN};
 		r = refusal_pollfds(s, p + 1, &timeout);
 		/* p[1] is the listening socket: a connection there is the next GDB. */
@@ -1458,7 +1536,7 @@ int gdbserver_serve(struct gdbserver *s)
 					note(s, "accept: %s", strerror(errno));
 					poll(NULL, 0, 100);
 				}
-			} else if (session(s, fd)) {
+			} else if (session(s, fd, NULL, 0)) {
 				note(s, "out of memory for a session");
 			}
 			p[1].revents = 0;
@@ -1502,6 +1580,7 @@ struct gdbserver *gdbserver_new(const struct rsp_target_ops *ops, void *target)
 	s->t = target;
 	s->lfd = -1;
 	s->port = -1;
+	s->next_fd = -1;
 	s->stop_pipe[0] = s->stop_pipe[1] = s->done_pipe[0] = s->done_pipe[1] = -1;
 	s->last = 1;
 	for (i = 0; i < MAX_REFUSALS; i++)
@@ -1540,6 +1619,8 @@ void gdbserver_free(struct gdbserver *s)
 	for (i = 0; i < MAX_REFUSALS; i++)
 		if (s->refusals[i].fd >= 0)
 			close(s->refusals[i].fd);
+	if (s->next_fd >= 0)
+		close(s->next_fd);
 	if (s->lfd >= 0)
 		close(s->lfd);
 	free(s);
@@ -1579,7 +1660,7 @@ int gdbserver_listen(struct gdbserver *s, const char *addr, int port)
 			continue;
 		}
 		if (!setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) &&
-		    !bind(fd, ai->ai_addr, ai->ai_addrlen) && !listen(fd, 4))
+		    !bind(fd, ai->ai_addr, ai->ai_addrlen) && !listen(fd, 64))
 			break;
 		saved = errno;
 		close(fd);

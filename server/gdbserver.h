@@ -64,6 +64,8 @@
  * answered with "E.raptor: another GDB is already attached to this server"
  * (GDB 13 prints it as a warning, then "Remote connection closed"), and
  * closed; the attached session is not disturbed, even during a continue.
+ * Unless the attached GDB has hung up by then (a GDB that reconnects at
+ * once): the newcomer is then the next session, not a second client.
  */
 #ifndef RAPTOR_SERVER_GDBSERVER_H
 #define RAPTOR_SERVER_GDBSERVER_H

@@ -67,6 +67,15 @@ int rsp_fd(const struct rsp_conn *c)
 	return c->fd;
 }
 
+int rsp_prime(struct rsp_conn *c, const void *data, size_t n)
+{
+	if (n > sizeof(c->in) - c->ilen)
+		return -1;
+	memcpy(c->in + c->ilen, data, n);
+	c->ilen += n;
+	return 0;
+}
+
 void rsp_set_log(struct rsp_conn *c, FILE *log)
 {
 	c->log = log;

@@ -58,6 +58,12 @@ void rsp_conn_free(struct rsp_conn *c);
 /* The socket, for poll(). */
 int rsp_fd(const struct rsp_conn *c);
 /*
+ * Bytes already read from the socket (by whoever accepted it), to be
+ * parsed before anything rsp_fill() reads. 0, or -1 if they do not fit the
+ * input buffer.
+ */
+int rsp_prime(struct rsp_conn *c, const void *data, size_t n) MUST_CHECK;
+/*
  * Log every packet in ("<- ") and out ("-> ") and every ack, nak and
  * interrupt to log (NULL: no logging), one line each, binary bytes as \xNN.
  */

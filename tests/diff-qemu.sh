@@ -74,8 +74,11 @@ cmp_pid=$!
 
 qemu_rc='' raptor_rc='' cmp_rc=''
 while [ -n "$cmp_pid" ]; do
+	done_pid=
 	wait -n -p done_pid $qemu_pid $raptor_pid $cmp_pid
 	rc=$?
+	# a signal can interrupt the wait before any child ended: wait again
+	[ -z "$done_pid" ] && [ $rc -gt 128 ] && continue
 	case $done_pid in
 	"$qemu_pid") qemu_rc=$rc qemu_pid= ;;
 	"$raptor_pid") raptor_rc=$rc raptor_pid= ;;

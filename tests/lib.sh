@@ -66,6 +66,28 @@ abs_list() {
 	done <"$1"
 }
 
+# test_sample FILE: with RAPTOR_TEST_SAMPLE=N (N > 1), keep only every Nth
+# line of the job list FILE (the 1st, the N+1th, ...). `make asan` sets it, so
+# that the long campaigns (t0100, t0120, t0300, t0310, t0320) run a fixed
+# fraction of their cases under the sanitizers and the whole suite fits in CI;
+# `make check` runs every case. test_scaled N: N divided by the same factor
+# (for the lower bounds those tests check).
+test_sample() {
+	case ${RAPTOR_TEST_SAMPLE:-1} in
+	'' | *[!0-9]* | 0 | 1) return 0 ;;
+	esac
+	awk -v n="$RAPTOR_TEST_SAMPLE" '(NR - 1) % n == 0' "$1" >"$1.sampled" &&
+	mv "$1.sampled" "$1" &&
+	echo "# sampled: 1 in $RAPTOR_TEST_SAMPLE of $1 (RAPTOR_TEST_SAMPLE)"
+}
+
+test_scaled() {
+	case ${RAPTOR_TEST_SAMPLE:-1} in
+	'' | *[!0-9]* | 0 | 1) echo "$1" ;;
+	*) echo $(($1 / RAPTOR_TEST_SAMPLE)) ;;
+	esac
+}
+
 # test_description TEXT: say what the script is about (a TAP comment).
 test_description() {
 	echo "# $TEST_NAME: $1"

@@ -13,7 +13,8 @@ test_expect_success 'setup: the list of programs' '
 	for t in "$BUILD"/isatest/*.elf; do
 		case $t in */strex-mc.elf|*/wfi-primask.elf|*/spin-forever.elf) ;; *) echo "$t" ;; esac
 	done >>elfs &&
-	test $(wc -l <elfs) -ge 70
+	test $(wc -l <elfs) -ge 70 &&
+	test_sample elfs
 '
 
 # dsp-* programs are Cortex-M4 ones; the workloads say it in their name.
@@ -51,7 +52,7 @@ test_expect_success 'at least 5 million instructions compared, none differ' '
 	awk "{ n += \$1; m += \$2; k++ } END { print n, m, k }" >total &&
 	read n m k <total &&
 	echo "# $n instructions compared over $k programs, $m mismatches" &&
-	test "$m" = 0 && test "$n" -ge 5000000
+	test "$m" = 0 && test "$n" -ge $(test_scaled 5000000)
 '
 
 test_done

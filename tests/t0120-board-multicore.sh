@@ -13,7 +13,8 @@ cpu_of() {
 
 test_expect_success 'setup: the multicore builds' '
 	abs_list "$GUEST/multi.list" >elfs &&
-	test $(wc -l <elfs) -ge 36
+	test $(wc -l <elfs) -ge 36 &&
+	test_sample elfs
 '
 
 while read elf; do

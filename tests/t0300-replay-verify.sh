@@ -45,6 +45,7 @@ test_expect_success 'the whole suite: multicore at 1, 2, 4, 8 cores, single-core
 		while read e; do for n in 1 2 4 8; do echo "$e $n"; done; done <multi
 		while read e; do echo "$e 1"; done <single
 	} >jobs &&
+	test_sample jobs &&
 	xargs -P 2 -L 1 ./verify_one <jobs >results &&
 	test $(wc -l <results) = $(wc -l <jobs) &&
 	! grep FAIL results &&
@@ -63,6 +64,7 @@ test_expect_success 'every configuration: predictors, sharing, encodings, timing
 			for n in 2 8; do echo "$GUEST/$e.elf $n $cfg"; done
 		done
 	done >cfgjobs &&
+	test_sample cfgjobs &&
 	xargs -P 2 -L 1 ./verify_one <cfgjobs >cfgresults &&
 	test $(wc -l <cfgresults) = $(wc -l <cfgjobs) &&
 	! grep FAIL cfgresults &&

@@ -116,7 +116,10 @@ is() {
 isf() { e=$(grep -F -m1 -e "$1" "$m.err"); }
 case $op in
 trunc)
-	if [ "${3:-}" = bits ]; then
+	if [ "$1" = manifest.ini ] || [ "$1" = program.elf ] || [ "$1" = truth.gz ]; then
+		# the manifest: its reader; the program: its hash; the truth: --verify
+		is "$M" "^raptor: error: $m/$1: " "$V"
+	elif [ "${3:-}" = bits ]; then
 		is "^raptor: error: $m/$1: core [0-9]+, instruction [0-9]+ \(position [0-9]+\), bit [0-9]+: "
 	else
 		bits=$(getkey $base $(sec_of $1) bits)
@@ -162,6 +165,7 @@ chmod +x mutant
 # campaign JOBS: run the mutants of file JOBS two at a time, print their
 # counts per group as '# ...' lines; fails if any mutant is BAD.
 campaign() {
+	test_sample "$1" &&
 	xargs -d '\n' -n 1 -P 2 ./mutant <"$1" >"$1.raw" &&
 	awk -F'|' 'NR == FNR { at[$2] = NR; next } { print at[$2] "|" $0 }' "$1" "$1.raw" |
 		sort -t'|' -k1,1n | cut -d'|' -f2- >"$1.out" &&
@@ -275,9 +279,18 @@ summary() {
 # The job lists: 'GROUP|NAME|BASE|OP|ARG...' lines for ./mutant.
 
 # truncations: each stream cut at k/64 of its length, the manifest unchanged;
-# and cut at a few bytes with the manifest's bits saying so.
+# and cut at a few bytes with the manifest's bits saying so; the manifest,
+# the program and the truth cut at k/64 of their length.
 truncations() {
 	for r in racy reduction; do
+		for f in manifest.ini program.elf truth.gz; do
+			len=$(size $r/$f) &&
+			k=0 &&
+			while [ $k -lt 64 ]; do
+				echo "$r $f truncations|$r-$f-cut$k|$r|trunc|$f|$((k * len / 64))"
+				k=$((k + 1))
+			done || return 1
+		done &&
 		for s in cf lv; do
 			len=$(size $r/$s.bin) &&
 			k=0 &&
@@ -380,9 +393,9 @@ test_expect_success 'setup: two recordings, their replays verified' '
 	done
 '
 
-test_expect_success 'truncations: refused up front, or (bits edited) an early end mid-way' '
+test_expect_success 'truncations: refused up front, or (bits edited) an early end mid-way; manifest, program, truth cut' '
 	truncations >trunc &&
-	test $(wc -l <trunc) = $((4 * (64 + 6))) &&
+	test $(wc -l <trunc) = $((4 * (64 + 6) + 6 * 64)) &&
 	campaign trunc
 '
 
