@@ -124,7 +124,8 @@ clean:
 # `make fuzz`: the libFuzzer targets, built with clang (library included,
 # instrumented) into $(FUZZ_BUILD)/fuzz/, each run FUZZ_TIME seconds on its
 # corpus (tests/fuzz/run.sh; FUZZ_JOBS targets at a time). `make fuzz-build`
-# only builds them.
+# only builds them (always at an absolute path: the dependency files then
+# name the same targets whoever builds it, make fuzz, make check or make asan).
 FUZZ_BUILD ?= build-fuzz
 FUZZ_TIME  ?= 60
 FUZZ_JOBS  ?= 1
@@ -144,7 +145,7 @@ fuzz:
 	@FUZZ_TIME=$(FUZZ_TIME) FUZZ_JOBS=$(FUZZ_JOBS) tests/fuzz/run.sh $(BUILD) $(FUZZ_BUILD)
 
 fuzz-build:
-	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) OPT=-O1 \
+	@$(MAKE) --no-print-directory BUILD=$(abspath $(FUZZ_BUILD)) CC=$(FUZZ_CC) OPT=-O1 \
 		SANITIZE="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" fuzz-bins
 
 fuzz-bins: $(FUZZ_BINS)
