@@ -11,6 +11,7 @@ struct bp {
 	struct gshare *gs;
 	struct ras *ras;
 	struct ibtb *ibtb;
+	struct tage *tage; /* dir=tage only */
 };
 
 /* ---- configurations ---------------------------------------------------- */
@@ -20,7 +21,9 @@ struct named_config {
 	struct bp_config cfg;
 };
 
-#define SH GSHARE_SHIFT_DEFAULT
+/* shift 4 with the papers' gshare, or with TAGE (SHT) */
+#define SH GSHARE_SHIFT_DEFAULT, BP_DIR_GSHARE
+#define SHT GSHARE_SHIFT_DEFAULT, BP_DIR_TAGE
 static const struct named_config named[] = {
     /* mcfTRaptor Sec. 5 */
     {"small", {512, 8, 0, SH}},
@@ -42,21 +45,50 @@ static const struct named_config named[] = {
     {"B2", {1024, 8, 16, SH}},
     {"B3", {1024, 8, 32, SH}},
     {"B4", {1024, 8, 64, SH}},
+    /* beyond the papers: the same budgets with the TAGE outcome predictor */
+    {"small+", {512, 8, 0, SHT}},
+    {"medium+", {1024, 16, 16, SHT}},
+    {"large+", {4096, 32, 64, SHT}},
 };
+
+static const char *const dir_names[] = {"gshare", "tage"};
 #undef SH
+#undef SHT
 
 int bp_config_check(const struct bp_config *cfg)
 {
+	struct tage_geom g;
+
 	if (gshare_config_check(cfg->gshare, cfg->shift) || ras_config_check(cfg->ras) ||
 	    ibtb_config_check(cfg->ibtb))
 		return -1;
+	if (cfg->dir >= ARRAY_SIZE(dir_names))
+		return error("predictor: outcome predictor %u is not gshare (0) or tage (1)",
+			     cfg->dir);
+	if (cfg->dir == BP_DIR_TAGE && tage_geometry(cfg->gshare, &g))
+		return -1;
 	return 0;
+}
+
+unsigned long bp_config_bits(const struct bp_config *cfg)
+{
+	unsigned long bits = 32ul * cfg->ras;
+	struct tage_geom g;
+	unsigned lp = 0;
+
+	if (cfg->ibtb)
+		bits += 40ul * cfg->ibtb + IBTB_PIR_BITS;
+	if (cfg->dir == BP_DIR_TAGE && !tage_geometry(cfg->gshare, &g))
+		return bits + tage_geom_bits(&g);
+	while ((1u << lp) < cfg->gshare)
+		lp++;
+	return bits + 2ul * cfg->gshare + lp;
 }
 
 static int same_config(const struct bp_config *a, const struct bp_config *b)
 {
 	return a->gshare == b->gshare && a->ras == b->ras && a->ibtb == b->ibtb &&
-	       a->shift == b->shift;
+	       a->shift == b->shift && a->dir == b->dir;
 }
 
 const char *bp_config_name(const struct bp_config *cfg)
@@ -69,17 +101,21 @@ const char *bp_config_name(const struct bp_config *cfg)
 
 void bp_config_format(const struct bp_config *cfg, char *buf, size_t len)
 {
-	snprintf(buf, len, "gshare=%u,ras=%u,ibtb=%u,shift=%u", cfg->gshare, cfg->ras, cfg->ibtb,
-		 cfg->shift);
+	/* dir only when not gshare: old manifests keep their string byte for byte */
+	snprintf(buf, len, "gshare=%u,ras=%u,ibtb=%u,shift=%u%s%s", cfg->gshare, cfg->ras,
+		 cfg->ibtb, cfg->shift, cfg->dir ? ",dir=" : "",
+		 cfg->dir ? (cfg->dir < ARRAY_SIZE(dir_names) ? dir_names[cfg->dir] : "?") : "");
 }
 
-#define PARSE_HELP "expected small, medium, large, S0..B4, or gshare=,ras=,ibtb=,shift="
+#define PARSE_HELP                                                                                 \
+	"expected small, medium, large, S0..B4, small+, medium+, large+, or "                      \
+	"gshare=,ras=,ibtb=,shift=,dir=gshare|tage"
 
 int bp_config_parse(const char *s, struct bp_config *out)
 {
-	struct bp_config cfg = {0, 0, 0, GSHARE_SHIFT_DEFAULT};
+	struct bp_config cfg = {0, 0, 0, GSHARE_SHIFT_DEFAULT, BP_DIR_GSHARE};
 	unsigned seen = 0; /* bit per key */
-	static const char *const keys[] = {"gshare", "ras", "ibtb", "shift"};
+	static const char *const keys[] = {"gshare", "ras", "ibtb", "shift", "dir"};
 	const char *p = s;
 	char item[64];
 
@@ -139,7 +175,20 @@ int bp_config_parse(const char *s, struct bp_config *out)
 				return error("predictor config \"%s\": key \"%s\" given twice", s,
 					     item);
 			seen |= 1u << k;
-			if (parse_u64(eq + 1, &v) || v > 0xffffffffu)
+			if (k == 4) {
+				const char *name = eq + 1;
+
+				while (isspace((unsigned char)*name))
+					name++;
+				for (v = 0; v < ARRAY_SIZE(dir_names); v++)
+					if (!strcasecmp(name, dir_names[v]))
+						break;
+				if (v == ARRAY_SIZE(dir_names))
+					return error("predictor config \"%s\": dir \"%s\" is not "
+						     "gshare or tage",
+						     s, name);
+				cfg.dir = v;
+			} else if (parse_u64(eq + 1, &v) || v > 0xffffffffu)
 				return error(
 				    "predictor config \"%s\": %s value \"%s\" is not a number", s,
 				    item, eq + 1);
@@ -147,15 +196,15 @@ int bp_config_parse(const char *s, struct bp_config *out)
 			case 0: cfg.gshare = v; break;
 			case 1: cfg.ras = v; break;
 			case 2: cfg.ibtb = v; break;
-			default: cfg.shift = v; break;
+			case 3: cfg.shift = v; break;
+			default: break;
 			}
 		}
 		if (!end)
 			break;
 		p = end + 1;
 	}
-	if (gshare_config_check(cfg.gshare, cfg.shift) || ras_config_check(cfg.ras) ||
-	    ibtb_config_check(cfg.ibtb))
+	if (bp_config_check(&cfg))
 		return error("predictor config \"%s\" is not valid (see above)", s);
 	*out = cfg;
 	return 0;
@@ -171,10 +220,18 @@ struct bp *bp_new(const struct bp_config *cfg)
 		return NULL;
 	bp = xcalloc(1, sizeof(*bp));
 	bp->cfg = *cfg;
-	bp->gs = gshare_new(cfg->gshare, cfg->shift);
+	if (cfg->dir == BP_DIR_TAGE) {
+		struct tage_geom g;
+
+		if (!tage_geometry(cfg->gshare, &g))
+			bp->tage = tage_new(&g);
+		bp->gs = gshare_new(0, cfg->shift);
+	} else {
+		bp->gs = gshare_new(cfg->gshare, cfg->shift);
+	}
 	bp->ras = ras_new(cfg->ras);
 	bp->ibtb = ibtb_new(cfg->ibtb);
-	if (!bp->gs || !bp->ras || !bp->ibtb) {
+	if (!bp->gs || !bp->ras || !bp->ibtb || (cfg->dir == BP_DIR_TAGE && !bp->tage)) {
 		bp_free(bp);
 		return NULL;
 	}
@@ -188,6 +245,7 @@ void bp_free(struct bp *bp)
 	gshare_free(bp->gs);
 	ras_free(bp->ras);
 	ibtb_free(bp->ibtb);
+	tage_free(bp->tage);
 	free(bp);
 }
 
@@ -196,6 +254,8 @@ void bp_reset(struct bp *bp)
 	gshare_reset(bp->gs);
 	ras_reset(bp->ras);
 	ibtb_reset(bp->ibtb);
+	if (bp->tage)
+		tage_reset(bp->tage);
 }
 
 const struct bp_config *bp_get_config(const struct bp *bp)
@@ -206,6 +266,11 @@ const struct bp_config *bp_get_config(const struct bp *bp)
 const struct gshare *bp_gshare(const struct bp *bp)
 {
 	return bp->gs;
+}
+
+const struct tage *bp_tage(const struct bp *bp)
+{
+	return bp->tage;
 }
 
 const struct ras *bp_ras(const struct bp *bp)
@@ -238,7 +303,11 @@ void bp_predict(const struct bp *bp, const struct bp_branch *br, struct bp_predi
 	pred->conditional = is_conditional(br);
 	pred->indirect = is_indirect(br->cf);
 	pred->counts = pred->conditional || pred->indirect;
-	pred->taken = pred->conditional ? gshare_predict(bp->gs, br->pc) : 1;
+	if (!pred->conditional)
+		pred->taken = 1;
+	else
+		pred->taken =
+		    bp->tage ? tage_predict(bp->tage, br->pc) : gshare_predict(bp->gs, br->pc);
 	if (br->cf == ISA_CF_RETURN)
 		pred->target_known = ras_peek(bp->ras, &pred->target);
 	else if (pred->indirect)
@@ -253,7 +322,9 @@ void bp_update(struct bp *bp, const struct bp_branch *br, int taken, uint32_t ta
 	if (br->cf == ISA_CF_NONE)
 		return;
 	taken = cond ? !!taken : 1;
-	if (cond)
+	if (cond && bp->tage)
+		tage_update(bp->tage, br->pc, taken);
+	else if (cond)
 		gshare_update(bp->gs, br->pc, taken);
 	if (taken) {
 		switch (br->cf) {
@@ -306,19 +377,20 @@ enum bp_miss bp_step(struct bp *bp, const struct bp_branch *br, int taken, uint3
 
 /* ---- checkpoints ------------------------------------------------------------ */
 
-#define BP_STATE_MAGIC 0x31535042u /* "BPS1" */
-#define BP_HEADER_SIZE (5 * sizeof(uint32_t))
+#define BP_STATE_MAGIC 0x32535042u /* "BPS2" */
+#define BP_HEADER_WORDS 6
+#define BP_HEADER_SIZE (BP_HEADER_WORDS * sizeof(uint32_t))
 
 size_t bp_state_size(const struct bp *bp)
 {
 	return BP_HEADER_SIZE + gshare_state_size(bp->gs) + ras_state_size(bp->ras) +
-	       ibtb_state_size(bp->ibtb);
+	       ibtb_state_size(bp->ibtb) + (bp->tage ? tage_state_size(bp->tage) : 0);
 }
 
 void bp_save(const struct bp *bp, void *buf)
 {
-	uint32_t hdr[5] = {BP_STATE_MAGIC, bp->cfg.gshare, bp->cfg.ras, bp->cfg.ibtb,
-			   bp->cfg.shift};
+	uint32_t hdr[BP_HEADER_WORDS] = {BP_STATE_MAGIC, bp->cfg.gshare, bp->cfg.ras,
+					 bp->cfg.ibtb,	 bp->cfg.shift,	 bp->cfg.dir};
 	uint8_t *p = buf;
 
 	memcpy(p, hdr, sizeof(hdr));
@@ -328,12 +400,15 @@ void bp_save(const struct bp *bp, void *buf)
 	ras_save(bp->ras, p);
 	p += ras_state_size(bp->ras);
 	ibtb_save(bp->ibtb, p);
+	p += ibtb_state_size(bp->ibtb);
+	if (bp->tage)
+		tage_save(bp->tage, p);
 }
 
 int bp_restore(struct bp *bp, const void *buf, size_t len)
 {
 	const uint8_t *p = buf;
-	uint32_t hdr[5];
+	uint32_t hdr[BP_HEADER_WORDS];
 
 	if (len != bp_state_size(bp))
 		return error("predictor state: %zu bytes, expected %zu", len, bp_state_size(bp));
@@ -341,11 +416,11 @@ int bp_restore(struct bp *bp, const void *buf, size_t len)
 	if (hdr[0] != BP_STATE_MAGIC)
 		return error("predictor state: bad magic 0x%08x", hdr[0]);
 	if (hdr[1] != bp->cfg.gshare || hdr[2] != bp->cfg.ras || hdr[3] != bp->cfg.ibtb ||
-	    hdr[4] != bp->cfg.shift)
-		return error("predictor state: saved for gshare=%u,ras=%u,ibtb=%u,shift=%u, "
-			     "restored into gshare=%u,ras=%u,ibtb=%u,shift=%u",
-			     hdr[1], hdr[2], hdr[3], hdr[4], bp->cfg.gshare, bp->cfg.ras,
-			     bp->cfg.ibtb, bp->cfg.shift);
+	    hdr[4] != bp->cfg.shift || hdr[5] != bp->cfg.dir)
+		return error("predictor state: saved for gshare=%u,ras=%u,ibtb=%u,shift=%u,dir=%u, "
+			     "restored into gshare=%u,ras=%u,ibtb=%u,shift=%u,dir=%u",
+			     hdr[1], hdr[2], hdr[3], hdr[4], hdr[5], bp->cfg.gshare, bp->cfg.ras,
+			     bp->cfg.ibtb, bp->cfg.shift, bp->cfg.dir);
 	p += sizeof(hdr);
 	if (gshare_restore(bp->gs, p))
 		goto bad;
@@ -354,6 +429,9 @@ int bp_restore(struct bp *bp, const void *buf, size_t len)
 		goto bad;
 	p += ras_state_size(bp->ras);
 	if (ibtb_restore(bp->ibtb, p))
+		goto bad;
+	p += ibtb_state_size(bp->ibtb);
+	if (bp->tage && tage_restore(bp->tage, p))
 		goto bad;
 	return 0;
 bad:

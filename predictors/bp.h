@@ -19,7 +19,8 @@
  * condition failed), on both sides, in retirement order.
  *
  * Which structure serves which branch (cond = br->conditional, or cf is
- * ISA_CF_COND_DIRECT):
+ * ISA_CF_COND_DIRECT; "gshare" is the outcome predictor cfg.dir chooses,
+ * gshare or TAGE):
  *
  *   cf                cond counts direction    target    trained (gshare+BHR if cond, and)
  *   COND_DIRECT        1    yes   gshare       (static)  -
@@ -49,6 +50,7 @@
 #include "predictors/gshare.h"
 #include "predictors/ibtb.h"
 #include "predictors/ras.h"
+#include "predictors/tage.h"
 #include "util/util.h"
 
 /*
@@ -62,6 +64,19 @@ struct bp_config {
 	unsigned ras;
 	unsigned ibtb;
 	unsigned shift;
+	unsigned dir; /* enum bp_dir: the outcome predictor */
+};
+
+/*
+ * The outcome predictor (key dir=). BP_DIR_GSHARE is the papers' gshare of
+ * p = gshare entries. BP_DIR_TAGE ("beyond the papers", predictors/tage.h)
+ * replaces it with a TAGE-like predictor that fits in the same bits as that
+ * gshare (tage_geometry(p); p >= 256), everything else unchanged: then
+ * shift is unused and the BHR is the TAGE's own history.
+ */
+enum bp_dir {
+	BP_DIR_GSHARE = 0,
+	BP_DIR_TAGE,
 };
 
 /*
@@ -73,7 +88,9 @@ struct bp_config {
  *                       0: nothing for targets, 1: 8 RAS, 2: 8 RAS + 16 iBTB,
  *                       3: 8 RAS + 32 iBTB, 4: 8 RAS + 64 iBTB
  *                       (S0 .. S4, M0 .. M4, B0 .. B4; M1 equals small)
- * all with shift 4.
+ * all with shift 4, dir=gshare; and the same budgets with dir=tage:
+ *                       small+, medium+, large+ (small, medium, large with
+ *                       the TAGE outcome predictor instead of gshare).
  */
 
 /* Check sizes and shift; 0, or -1 with an error naming the bad field. */
@@ -83,19 +100,34 @@ int bp_config_check(const struct bp_config *cfg) MUST_CHECK;
  * Parse a configuration string: a comma-separated list whose first item may
  * be a name (small, medium, large, S0..B4; case-insensitive), and whose
  * other items are key=value with key gshare, ras, ibtb or shift (values
- * decimal or 0x hex). Keys not given keep the named configuration's values,
- * or 0 (shift 4) without a name. "large", "B4",
- * "gshare=1024,ras=16,ibtb=32,shift=4" and "large,shift=1" are valid.
+ * decimal or 0x hex) or dir (gshare or tage). Keys not given keep the named
+ * configuration's values, or 0 (shift 4, dir gshare) without a name.
+ * "large", "B4", "gshare=1024,ras=16,ibtb=32,shift=4", "large,shift=1",
+ * "large+" and "medium,dir=tage" are valid.
  * Returns 0 and fills *cfg, or -1 with an error quoting the string and the
  * offending item (*cfg untouched).
  */
 int bp_config_parse(const char *s, struct bp_config *cfg) MUST_CHECK;
 
-/* The canonical string "gshare=P,ras=R,ibtb=Q,shift=S" (parses back). */
+/*
+ * The canonical string "gshare=P,ras=R,ibtb=Q,shift=S" (parses back), with
+ * ",dir=D" appended only when dir is not gshare: recordings made before the
+ * key existed store the string in their manifests and keep it byte for byte.
+ */
 void bp_config_format(const struct bp_config *cfg, char *buf, size_t len);
 
-/* The first name (small, medium, large, S0..B4) equal to cfg, or NULL. */
+/* The first name (small, medium, large, S0..B4, small+ ..) equal to cfg, or NULL. */
 const char *bp_config_name(const struct bp_config *cfg);
+
+/*
+ * The hardware budget of a configuration in bits, the one the variants are
+ * sized by (docs/STAT.md "Predictor budgets"): the outcome predictor (gshare:
+ * 2 * p counter bits + log2(p) BHR bits; TAGE: tage_geom_bits, every bit of
+ * it), RAS entries x 32, iBTB entries x (8-bit tag + 32-bit target) plus the
+ * 13-bit PIR when there is an iBTB. Left out on both sides alike: the RAS
+ * pointer and depth, iBTB valid and LRU bits.
+ */
+unsigned long bp_config_bits(const struct bp_config *cfg);
 
 /* One retired control-flow instruction, as the trace module sees it. */
 struct bp_branch {
@@ -127,12 +159,15 @@ struct bp;
 /* New predictor set in its reset state, or NULL after bp_config_check fails. */
 struct bp *bp_new(const struct bp_config *cfg);
 void bp_free(struct bp *bp);
-/* Back to the reset state: counters 1, BHR 0, RAS empty, iBTB invalid, PIR 0. */
+/* Back to the reset state: counters 1, BHR 0, RAS empty, iBTB invalid, PIR 0
+ * (TAGE: see tage_reset). */
 void bp_reset(struct bp *bp);
 const struct bp_config *bp_get_config(const struct bp *bp);
 
 /* The parts, read-only, for statistics and white-box tests. */
+/* bp_gshare has 0 entries and bp_tage is NULL unless dir is theirs. */
 const struct gshare *bp_gshare(const struct bp *bp);
+const struct tage *bp_tage(const struct bp *bp);
 const struct ras *bp_ras(const struct bp *bp);
 const struct ibtb *bp_ibtb(const struct bp *bp);
 

@@ -1,7 +1,10 @@
 /*
  * predictors_test: gshare, RAS, iBTB/PIR and the bp step, against values
- * worked out by hand from the TRaptor / mcfTRaptor formulas.
+ * worked out by hand from the TRaptor / mcfTRaptor formulas; the TAGE
+ * variant (dir=tage): its configurations, budgets, behaviour on hand-made
+ * branch sequences and checkpoints.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -258,17 +261,17 @@ static void test_configs(void)
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(v); i++) {
-		struct bp_config c = {9, 9, 9, 9};
+		struct bp_config c = {9, 9, 9, 9, 9};
 		int rc = bp_config_parse(v[i].s, &c);
 
 		tap_ok(!rc && c.gshare == v[i].p && c.ras == v[i].r && c.ibtb == v[i].q &&
-			   c.shift == v[i].shift,
+			   c.shift == v[i].shift && c.dir == BP_DIR_GSHARE,
 		       "config \"%s\" = gshare %u, ras %u, ibtb %u, shift %u", v[i].s, v[i].p,
 		       v[i].r, v[i].q, v[i].shift);
 	}
 	error_quiet(1);
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
-		struct bp_config c = {9, 9, 9, 9};
+		struct bp_config c = {9, 9, 9, 9, 9};
 		int rc = bp_config_parse(bad[i], &c);
 
 		tap_ok(rc == -1 && c.gshare == 9 && c.shift == 9,
@@ -276,7 +279,8 @@ static void test_configs(void)
 	}
 	error_quiet(-1);
 
-	struct bp_config m1 = {512, 8, 0, 4}, c, odd = {2048, 3, 2, 1};
+	struct bp_config m1 = {512, 8, 0, 4, BP_DIR_GSHARE}, c,
+			 odd = {2048, 3, 2, 1, BP_DIR_GSHARE};
 	char buf[96];
 
 	tap_ok(bp_config_name(&m1) && !strcmp(bp_config_name(&m1), "small"),
@@ -505,8 +509,8 @@ static void test_save_restore(void)
 	size_t n = bp_state_size(bp);
 	uint8_t *s0 = malloc(n), *s1 = malloc(n), *s2 = malloc(n);
 
-	/* 4096 + 32*4 + 64*6 + 32 + 4 + 8 + 4 + 20 header */
-	tap_is_int(n, 20 + 4 + 4096 + 8 + 32 * 4 + 4 + 32 + 64 * 6, "large state size in bytes");
+	/* 4096 + 32*4 + 64*6 + 32 + 4 + 8 + 4 + 24 header */
+	tap_is_int(n, 24 + 4 + 4096 + 8 + 32 * 4 + 4 + 32 + 64 * 6, "large state size in bytes");
 	drive(bp, 2000, 1, warm);
 	bp_save(bp, s0);
 	drive(bp, 500, 2, p1);
@@ -532,9 +536,9 @@ static void test_save_restore(void)
 	error_quiet(1);
 	tap_is_int(bp_restore(other, s0, n), -1, "restore into another size: refused");
 	tap_is_int(bp_restore(bp, s0, n - 1), -1, "restore of a short state: refused");
-	s0[20 + 4] = 7; /* first gshare counter */
+	s0[24 + 4] = 7; /* first gshare counter */
 	tap_is_int(bp_restore(bp, s0, n), -1, "restore of a counter value 7: refused");
-	s0[20 + 4] = 1;
+	s0[24 + 4] = 1;
 	s0[0] ^= 1;
 	tap_is_int(bp_restore(bp, s0, n), -1, "restore with a bad magic: refused");
 	error_quiet(-1);
@@ -543,6 +547,243 @@ static void test_save_restore(void)
 	free(s2);
 	bp_free(bp);
 	bp_free(other);
+}
+
+/* ---- the TAGE outcome predictor (dir=tage) ---------------------------------- */
+
+static void test_tage_configs(void)
+{
+	static const char *const names[] = {"small", "medium", "large", "S0", "S1", "S2",
+					    "S3",    "S4",	"M0",	 "M1", "M2", "M3",
+					    "M4",    "B0",	"B1",	 "B2", "B3", "B4"};
+	static const struct {
+		const char *s;
+		unsigned p, r, q, shift, dir;
+	} v[] = {
+	    {"small+", 512, 8, 0, 4, BP_DIR_TAGE},
+	    {"medium+", 1024, 16, 16, 4, BP_DIR_TAGE},
+	    {"LARGE+", 4096, 32, 64, 4, BP_DIR_TAGE},
+	    {"medium,dir=tage", 1024, 16, 16, 4, BP_DIR_TAGE},
+	    {"large+,dir=gshare", 4096, 32, 64, 4, BP_DIR_GSHARE},
+	    {"B4, dir = TAGE", 1024, 8, 64, 4, BP_DIR_TAGE},
+	    {"gshare=256,dir=tage,shift=1", 256, 0, 0, 1, BP_DIR_TAGE},
+	    {"gshare=1048576,dir=tage", 1048576, 0, 0, 4, BP_DIR_TAGE},
+	};
+	static const char *const bad[] = {
+	    "dir=tage",		    /* gshare 0: no budget */
+	    "gshare=128,dir=tage",  /* below 256 */
+	    "large,dir=bimodal",    /* unknown predictor */
+	    "large,dir=",	    /* empty */
+	    "large,dir=1",	    /* a name, not a number */
+	    "large+,dir=tage,dir=gshare",
+	    "dir=tage,large+",
+	};
+	struct bp_config c, d;
+	char buf[96];
+	int ok = 1;
+
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++) {
+		c = (struct bp_config){9, 9, 9, 9, 9};
+		tap_ok(!bp_config_parse(v[i].s, &c) && c.gshare == v[i].p && c.ras == v[i].r &&
+			   c.ibtb == v[i].q && c.shift == v[i].shift && c.dir == v[i].dir,
+		       "config \"%s\" = gshare %u, ras %u, ibtb %u, shift %u, dir %u", v[i].s,
+		       v[i].p, v[i].r, v[i].q, v[i].shift, v[i].dir);
+	}
+	error_quiet(1);
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		c = (struct bp_config){9, 9, 9, 9, 9};
+		tap_ok(bp_config_parse(bad[i], &c) == -1 && c.gshare == 9 && c.dir == 9,
+		       "config \"%s\" is rejected, output untouched", bad[i]);
+	}
+	c = (struct bp_config){4096, 32, 64, 4, 2};
+	tap_ok(bp_config_check(&c) == -1 && !bp_new(&c), "dir 2 does not exist");
+	error_quiet(-1);
+
+	/* the papers' configurations keep their canonical strings (old manifests) */
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		if (bp_config_parse(names[i], &c))
+			ok = 0;
+		bp_config_format(&c, buf, sizeof(buf));
+		ok &= !strstr(buf, "dir") && !strncmp(buf, "gshare=", 7);
+	}
+	tap_ok(ok, "no configuration with dir=gshare prints a dir key");
+	if (bp_config_parse("large", &c))
+		c.gshare = 0;
+	bp_config_format(&c, buf, sizeof(buf));
+	tap_ok(!strcmp(buf, "gshare=4096,ras=32,ibtb=64,shift=4"), "large formats as before: %s",
+	       buf);
+	if (bp_config_parse("large+", &c))
+		c.gshare = 0;
+	bp_config_format(&c, buf, sizeof(buf));
+	tap_ok(!strcmp(buf, "gshare=4096,ras=32,ibtb=64,shift=4,dir=tage"), "large+ formats as %s",
+	       buf);
+	tap_ok(!bp_config_parse(buf, &d) && !memcmp(&c, &d, sizeof(c)), "and parses back");
+	tap_ok(bp_config_name(&d) && !strcmp(bp_config_name(&d), "large+"), "named large+");
+	d.shift = 1;
+	bp_config_format(&d, buf, sizeof(buf));
+	tap_ok(!bp_config_parse(buf, &c) && !memcmp(&c, &d, sizeof(c)) && !bp_config_name(&c),
+	       "custom %s round trip, no name", buf);
+}
+
+static unsigned long bits_of(const char *s)
+{
+	struct bp_config c;
+
+	return bp_config_parse(s, &c) ? 0 : bp_config_bits(&c);
+}
+
+static void test_budgets(void)
+{
+	static const char *const base[] = {"small", "medium", "large", "S0", "S2", "M4", "B4"};
+	int ok = 1;
+
+	/* 2p + log2(p) + 32 r + (40 q + 13 if q) */
+	tap_is_int(bits_of("small"), 1024 + 9 + 256, "small: 1289 bits");
+	tap_is_int(bits_of("medium"), 2048 + 10 + 512 + 640 + 13, "medium: 3223 bits");
+	tap_is_int(bits_of("large"), 8192 + 12 + 1024 + 2560 + 13, "large: 11801 bits");
+	/* p/4 base counters x 2 + 3 x p/32 x (3 + 10 + 1) + 60 GHR + 4 alt */
+	tap_is_int(bits_of("large+"), 2048 + 3 * 128 * 14 + 64 + 1024 + 2560 + 13,
+		   "large+: 11085 bits");
+	tap_is_int(bits_of("small+"), 256 + 3 * 16 * 14 + 64 + 256, "small+: 1248 bits");
+	tap_is_int(bits_of("S0,dir=tage"), 128 + 3 * 8 * 13 + 64, "S0 with TAGE (9-bit tags): 504");
+	for (size_t i = 0; i < ARRAY_SIZE(base); i++) {
+		char s[32];
+
+		snprintf(s, sizeof(s), "%s,dir=tage", base[i]);
+		ok &= bits_of(s) && bits_of(s) <= bits_of(base[i]);
+	}
+	tap_ok(ok, "every named configuration: TAGE in no more bits than gshare");
+	ok = 1;
+	for (unsigned p = 256, lp = 8; p <= GSHARE_MAX_ENTRIES; p *= 2, lp++) {
+		struct tage_geom g;
+
+		ok &= !tage_geometry(p, &g) && tage_geom_bits(&g) <= 2ul * p + lp;
+	}
+	tap_ok(ok, "tage_geometry(p) fits in 2p + log2(p) bits for p = 256 .. 2^20");
+}
+
+/* One conditional branch at pc, through bp_step: 1 if its outcome was mispredicted. */
+static int cond_miss(struct bp *bp, uint32_t pc, int taken)
+{
+	struct bp_branch br = {pc, pc + 2, ISA_CF_COND_DIRECT, 1};
+
+	return bp_step(bp, &br, taken, taken ? pc - 0x40 : pc + 2, NULL) == BP_MISS_OUTCOME;
+}
+
+/*
+ * A branch A with a pseudo-random outcome, 30 always-taken branches, then
+ * B, which repeats A's outcome: B's misses in iterations from..to-1 of 1000.
+ */
+static int correlated_misses(struct bp *bp, int from, int to)
+{
+	int misses = 0;
+
+	rng_state = 42;
+	for (int it = 0; it < to; it++) {
+		int a = rnd() >> 31;
+
+		(void)cond_miss(bp, 0x08001000, a);
+		for (uint32_t k = 0; k < 30; k++)
+			(void)cond_miss(bp, 0x08002000 + 8 * k, 1);
+		if (it >= from)
+			misses += cond_miss(bp, 0x08003000, a);
+		else
+			(void)cond_miss(bp, 0x08003000, a);
+	}
+	return misses;
+}
+
+static void test_tage_sequences(void)
+{
+	struct bp *bp = new_bp("large+"), *gs;
+	struct bp_prediction p;
+	struct bp_branch bcc = {0x08000400, 0x08000402, ISA_CF_COND_DIRECT, 1};
+	int misses = 0, late = 0;
+
+	tap_ok(bp && bp_tage(bp) && gshare_entries(bp_gshare(bp)) == 0,
+	       "large+: a TAGE, no gshare counters");
+	bp_predict(bp, &bcc, &p);
+	tap_ok(p.counts && !p.taken, "cold: predicted not-taken (base counter 1)");
+	tap_is_int(tage_provider(bp_tage(bp), bcc.pc), 0, "cold: the base predicts");
+	for (int i = 0; i < 100; i++)
+		misses += cond_miss(bp, bcc.pc, 1);
+	tap_is_int(misses, 1, "an always-taken branch: one miss, then the base knows");
+	tap_is_int(tage_ghr(bp_tage(bp)), (1ull << 60) - 1, "GHR keeps 60 outcomes");
+	bp_reset(bp);
+	tap_ok(tage_ghr(bp_tage(bp)) == 0 && !tage_provider(bp_tage(bp), bcc.pc),
+	       "reset: GHR 0, base predicts");
+
+	/* the loop of test_loop: 9 taken, 1 not taken */
+	misses = 0;
+	for (int pass = 0; pass < 10; pass++)
+		for (int i = 0; i < 10; i++) {
+			int m = cond_miss(bp, 0x08000200, i < 9);
+
+			misses += m;
+			late += pass >= 5 && m;
+		}
+	tap_ok(misses > 0 && misses <= loop_misses("large", 10),
+	       "loop x10: %d misses, no more than gshare 4096's %d", misses,
+	       loop_misses("large", 10));
+	tap_is_int(late, 0, "loop: passes 6..10 are predicted without a miss (exit learnt)");
+	bp_free(bp);
+
+	/* correlation 31 branches back: beyond gshare's 12-bit BHR, inside T3's 60 */
+	bp = new_bp("large+");
+	gs = new_bp("large");
+	misses = correlated_misses(bp, 500, 1000);
+	late = correlated_misses(gs, 500, 1000);
+	tap_is_int(misses, 0, "A..30..B, B = A: TAGE learns it (0 misses in the last 500)");
+	tap_ok(late > 150, "gshare 4096 cannot (%d misses in the last 500)", late);
+	(void)cond_miss(bp, 0x08001000, 1);
+	for (uint32_t k = 0; k < 30; k++)
+		(void)cond_miss(bp, 0x08002000 + 8 * k, 1);
+	tap_is_int(tage_provider(bp_tage(bp), 0x08003000), 3,
+		   "B's provider: T3, the only table whose 60 outcomes reach A");
+	bp_free(gs);
+	bp_free(bp);
+}
+
+static void test_tage_save_restore(void)
+{
+	static const char *const cfgs[] = {"large+", "small+", "S2,dir=tage"};
+
+	for (size_t k = 0; k < ARRAY_SIZE(cfgs); k++) {
+		struct bp *bp = new_bp(cfgs[k]), *plain;
+		static struct bp_prediction warm[3000], p1[800], p2[800];
+		size_t n = bp_state_size(bp);
+		uint8_t *s0 = malloc(n), *s1 = malloc(n), *s2 = malloc(n);
+
+		drive(bp, 3000, 7, warm);
+		bp_save(bp, s0);
+		drive(bp, 800, 8, p1);
+		bp_save(bp, s1);
+		tap_ok(!bp_restore(bp, s0, n), "%s: restore mid-sequence", cfgs[k]);
+		drive(bp, 800, 8, p2);
+		bp_save(bp, s2);
+		tap_ok(!memcmp(p1, p2, sizeof(p1)) && !memcmp(s1, s2, n),
+		       "%s: identical predictions and state after the restore", cfgs[k]);
+		error_quiet(1);
+		s0[n - 1] = 2; /* the last entry's u bit */
+		tap_ok(bp_restore(bp, s0, n) == -1, "%s: a u bit of 2 is refused", cfgs[k]);
+		plain = new_bp("large");
+		tap_ok(bp_restore(plain, s1, n) == -1, "%s: refused by a gshare predictor", cfgs[k]);
+		error_quiet(-1);
+		bp_free(plain);
+		free(s0);
+		free(s1);
+		free(s2);
+		bp_free(bp);
+	}
+	{
+		struct bp *t = new_bp("large+"), *z = new_bp("gshare=0,ras=32,ibtb=64");
+
+		/* GHR 8 + alt 4 + 1024 base counters + 3 x 128 entries x 4 bytes */
+		tap_is_int(bp_state_size(t) - bp_state_size(z), 8 + 4 + 1024 + 3 * 128 * 4,
+			   "large+ state: the TAGE adds 2572 bytes");
+		bp_free(t);
+		bp_free(z);
+	}
 }
 
 int main(void)
@@ -559,5 +800,9 @@ int main(void)
 	test_indirect_loop();
 	test_calls();
 	test_save_restore();
+	test_tage_configs();
+	test_budgets();
+	test_tage_sequences();
+	test_tage_save_restore();
 	return tap_done();
 }
