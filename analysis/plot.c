@@ -111,8 +111,18 @@ static void header(struct text *t, const char *svg, int width, int height)
 	add(t, "\nset grid\nset key outside right top vertical Left reverse noenhanced\n");
 }
 
-/* Colours by family: the Nexus-like baseline grey, TR_b / CFiat blue, TR_e / mc2RT red. */
-static const char *const colours[3] = {"#555555", "#1f77b4", "#d62728"};
+/*
+ * Colours by family: the Nexus-like baseline grey, TR_b / CFiat blue, TR_e /
+ * mc2RT red, TR_a / CFiat_a green.
+ */
+static const char *const colours[4] = {"#555555", "#1f77b4", "#d62728", "#2ca02c"};
+
+/*
+ * Lines with a small point at every window: a window with bits between two
+ * without (a gap on the log scale) has no line to either side, and only
+ * its point shows it.
+ */
+#define LINESPOINTS "linespoints pt 7 ps 0.35"
 
 int an_plot_timeline(const struct an_rec *r, const struct an_windows *w, const char *svg)
 {
@@ -123,8 +133,8 @@ int an_plot_timeline(const struct an_rec *r, const struct an_windows *w, const c
 
 	/* without recorded streams, show what the default recording would send */
 	if (rec_cf < 0 && rec_lv < 0) {
-		rec_cf = 5;
-		rec_lv = 9;
+		rec_cf = 5;		  /* ttre */
+		rec_lv = AN_LV_FIRST + 3; /* tcfiat */
 	}
 	for (uint64_t i = 0; i < w->count; i++)
 		for (int e = 0; e < AN_NSTREAMS; e++)
@@ -132,7 +142,7 @@ int an_plot_timeline(const struct an_rec *r, const struct an_windows *w, const c
 				positive[e] = 1;
 
 	header(&t, svg, 1100, 1150);
-	/* columns: 1 mid cycle, 2..13 bpc of all cores per encoding, 14.. per core */
+	/* columns: 1 end cycle, 2..17 bpc of all cores per encoding, 18.. per core */
 	add(&t, "$data << EOD\n");
 	for (uint64_t i = 0; i < w->count; i++) {
 		const uint64_t *row = w->bits + i * (k + 1) * AN_NSTREAMS;
@@ -165,25 +175,26 @@ int an_plot_timeline(const struct an_rec *r, const struct an_windows *w, const c
 	for (int panel = 0; panel < 2; panel++) {
 		int first = panel ? AN_LV_FIRST : 0, any = 0;
 
-		for (int e = first; e < first + 6; e++)
+		for (int e = first; e < first + 8; e++)
 			any |= positive[e];
 		add(&t, "set title '%s'\n%s\n",
-		    panel ? "Load values: NX-LV (Nexus-like), CFiat, mc2RT; timed solid, "
-			    "functional dashed (log scale; gaps: no bits)"
-			  : "Control flow: NX_{b} (Nexus-like), TR_{b}, TR_{e}; timed solid, "
-			    "functional "
-			    "dashed (log scale; gaps: no bits)",
+		    panel
+			? "Load values: NX-LV (Nexus-like), CFiat, mc2RT, CFiat_{a}; timed "
+			  "solid, functional dashed (log scale; gaps: no bits)"
+			: "Control flow: NX_{b} (Nexus-like), TR_{b}, TR_{e}, TR_{a}; timed solid, "
+			  "functional dashed (log scale; gaps: no bits)",
 		    any ? "set logscale y\nset format y '%g'" : "unset logscale y");
 		add(&t, "plot ");
 		any = 0;
 		/* timed first: the papers' figures are of time-stamped traces */
 		for (int timed = 1; timed >= 0; timed--)
-			for (int e = first + timed; e < first + 6; e += 2) {
+			for (int e = first + timed; e < first + 8; e += 2) {
 				if (!positive[e])
 					continue;
 				add(&t,
-				    "%s$data using 1:%d with lines lw %s dt %d lc rgb '%s' title "
-				    "'%s'",
+				    "%s$data using 1:%d with " LINESPOINTS
+				    " lw %s dt %d lc rgb '%s' "
+				    "title '%s'",
 				    any++ ? ", " : "", e + 2, timed ? "2" : "1.5", timed ? 1 : 2,
 				    colours[(e - first) / 2], an_enc_name(e));
 			}
@@ -201,8 +212,8 @@ int an_plot_timeline(const struct an_rec *r, const struct an_windows *w, const c
 	add_quoted(&t, title);
 	add(&t, "\nset format y '%%g'\nplot ");
 	for (int c = 0; c < k; c++)
-		add(&t, "%s$data using 1:%d with lines lw 1.5 title 'core %d'", c ? ", " : "",
-		    2 + AN_NSTREAMS + c, c);
+		add(&t, "%s$data using 1:%d with " LINESPOINTS " lw 1.5 title 'core %d'",
+		    c ? ", " : "", 2 + AN_NSTREAMS + c, c);
 	add(&t, "\nunset multiplot\nset output\n");
 	ret = run_gnuplot(&t, svg);
 	free(t.buf);

@@ -15,9 +15,13 @@
 #endif
 
 static const char *const enc_names[AN_NENC] = {
-    "nxb",   "tnxb",  "trb",	"ttrb",	 "tre",	   "ttre",    "nxlv",
-    "tnxlv", "cfiat", "tcfiat", "mc2rt", "tmc2rt", "nxlv.gz", "tnxlv.gz",
+    "nxb",   "tnxb",  "trb",	"ttrb",	 "tre",	   "ttre",   "tra",	"ttra",	   "nxlv",
+    "tnxlv", "cfiat", "tcfiat", "mc2rt", "tmc2rt", "cfiata", "tcfiata", "nxlv.gz", "tnxlv.gz",
 };
+
+/* The adaptive encodings: tra, ttra (twins 2 before), cfiata, tcfiata (4 before). */
+#define AN_TRA 6
+#define AN_CFIATA (AN_LV_FIRST + 6)
 
 static const char *const field_keys[AN_NFIELDS] = {
     "cc", "ti", "cnt", "tnt", "ta", "icnt", "exc", "value",
@@ -33,8 +37,8 @@ static const struct {
     {"cf.ta", "|diffTA|", 5, AN_F_TA, ST_VLC_TRE_DIFFTA},
     {"cf.cc", "diffCC", 5, AN_F_CC, ST_VLC_TRE_DIFFCC},
     {"cf.icnt", "iCnt", 5, AN_F_ICNT, ST_VLC_TRE_ICNT},
-    {"lv.cnt", "fahCnt", 9, AN_F_CNT, ST_VLC_FAHCNT},
-    {"lv.cc", "dCC", 9, AN_F_CC, ST_VLC_TRE_DIFFCC},
+    {"lv.cnt", "fahCnt", AN_LV_FIRST + 3, AN_F_CNT, ST_VLC_FAHCNT},
+    {"lv.cc", "dCC", AN_LV_FIRST + 3, AN_F_CC, ST_VLC_TRE_DIFFCC},
 };
 
 const char *an_enc_name(int e)
@@ -55,6 +59,15 @@ int an_enc_timed(int e)
 int an_enc_baseline(int e)
 {
 	return e < AN_LV_FIRST ? (e & 1) : AN_LV_FIRST + (e & 1);
+}
+
+int an_enc_fixed_twin(int e)
+{
+	if (e == AN_TRA || e == AN_TRA + 1)
+		return e - 2;
+	if (e == AN_CFIATA || e == AN_CFIATA + 1)
+		return e - 4;
+	return -1;
 }
 
 const char *an_field_key(enum an_field f)
@@ -279,6 +292,9 @@ static int read_encodings(struct an_rec *r, const struct ini *ini)
 		uint64_t sum = 0;
 
 		snprintf(sec, sizeof(sec), "%s.%s", an_enc_stream(e), enc_names[e]);
+		if (an_enc_fixed_twin(e) >= 0 && !has_section(ini, sec))
+			continue; /* made before the adaptive encodings */
+		en->present = 1;
 		if (get_u64(ini, sec, "bits", &en->bits) || get_u64(ini, sec, "msgs", &en->msgs))
 			return -1;
 		for (int f = 0; f < AN_NFIELDS; f++) {
@@ -312,6 +328,7 @@ static int read_encodings(struct an_rec *r, const struct ini *ini)
 
 			if (get_u64(ini, sec, "gzip1_bits", &gz->bits))
 				return -1;
+			gz->present = 1;
 		}
 	}
 	return 0;
@@ -372,6 +389,7 @@ static int read_timeline(struct an_rec *r, const struct ini *ini, const char *di
 {
 	char *path = NULL, *line = NULL, want[256];
 	uint64_t sums[AN_NSTREAMS] = {0}, row = 0, rows, alloc = 0;
+	int col[AN_NSTREAMS], ncol = 0; /* column k holds encoding col[k] */
 	const char *file;
 	size_t cap = 0;
 	FILE *f;
@@ -397,16 +415,21 @@ static int read_timeline(struct an_rec *r, const struct ini *ini, const char *di
 		free(path);
 		return -1;
 	}
+	/* a column per encoding in stats.ini: an older recording has no adaptive ones */
 	snprintf(want, sizeof(want), "start,core");
 	for (int e = 0; e < AN_NSTREAMS; e++)
-		snprintf(want + strlen(want), sizeof(want) - strlen(want), ",%s", enc_names[e]);
+		if (r->enc[e].present) {
+			snprintf(want + strlen(want), sizeof(want) - strlen(want), ",%s",
+				 enc_names[e]);
+			col[ncol++] = e;
+		}
 	if (getline(&line, &cap, f) < 0 || strcspn(line, "\n") != strlen(want) ||
 	    strncmp(line, want, strlen(want))) {
 		error("%s: line 1: not the header '%s'", path, want);
 		goto out;
 	}
 	for (; getline(&line, &cap, f) >= 0; row++) {
-		uint64_t v[2 + AN_NSTREAMS], w = row / r->ncores;
+		uint64_t v[2 + AN_NSTREAMS] = {0}, w = row / r->ncores;
 		char *p = line, *end;
 
 		if (row >= rows) {
@@ -416,11 +439,11 @@ static int read_timeline(struct an_rec *r, const struct ini *ini, const char *di
 			      r->ncores);
 			goto out;
 		}
-		for (int k = 0; k < 2 + AN_NSTREAMS; k++) {
+		for (int k = 0; k < 2 + ncol; k++) {
 			errno = 0;
 			v[k] = strtoull(p, &end, 10);
 			if (end == p || errno ||
-			    (k == 1 + AN_NSTREAMS ? *end && *end != '\n' : *end != ',')) {
+			    (k == 1 + ncol ? *end && *end != '\n' : *end != ',')) {
 				error("%s: line %llu: field %d is not a number", path,
 				      (unsigned long long)row + 2, k + 1);
 				goto out;
@@ -439,9 +462,10 @@ static int read_timeline(struct an_rec *r, const struct ini *ini, const char *di
 			alloc = alloc ? 2 * alloc : 1024;
 			r->tl = xrealloc(r->tl, alloc * AN_NSTREAMS * sizeof(*r->tl));
 		}
-		for (int e = 0; e < AN_NSTREAMS; e++) {
-			r->tl[row * AN_NSTREAMS + e] = v[2 + e];
-			sums[e] += v[2 + e];
+		memset(r->tl + row * AN_NSTREAMS, 0, AN_NSTREAMS * sizeof(*r->tl));
+		for (int k = 0; k < ncol; k++) {
+			r->tl[row * AN_NSTREAMS + col[k]] = v[2 + k];
+			sums[col[k]] += v[2 + k];
 		}
 	}
 	if (row != rows) {
@@ -478,6 +502,9 @@ static int check_stream(const struct an_rec *r, const char *sec, const char *fil
 	struct stat st;
 	int ret = 0;
 
+	if (!r->enc[e].present)
+		return error("%s/manifest.ini: [%s] records %s, but stats.ini has no [%s.%s]",
+			     r->dir, sec, enc_names[e], sec, enc_names[e]);
 	if (bits != r->enc[e].bits)
 		return error("%s/manifest.ini: [%s] bits = %llu, but stats.ini [%s.%s] bits = %llu",
 			     r->dir, sec, (unsigned long long)bits, sec, enc_names[e],
@@ -530,12 +557,13 @@ int an_rec_load(struct an_rec *r, const char *dir)
 	if (read_cores(r, &ini) || read_encodings(r, &ini) || read_hists(r, &ini))
 		goto out;
 	if (r->mf.cf_on) {
-		r->recorded_cf = (int)r->mf.cf.enc * 2 + !!r->mf.cf.timed;
+		r->recorded_cf = (int)st_cf_format_enc(&r->mf.cf) * 2 + !!r->mf.cf.timed;
 		if (check_stream(r, "cf", r->mf.cf_file, r->mf.cf_bits, r->recorded_cf))
 			goto out;
 	}
 	if (r->mf.lv_on) {
-		r->recorded_lv = AN_LV_FIRST + (int)r->mf.lv.enc * 2 + !!r->mf.lv.timed;
+		r->recorded_lv =
+		    AN_LV_FIRST + (int)st_lv_format_enc(&r->mf.lv) * 2 + !!r->mf.lv.timed;
 		if (check_stream(r, "lv", r->mf.lv_file, r->mf.lv_bits, r->recorded_lv))
 			goto out;
 	}

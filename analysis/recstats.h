@@ -5,10 +5,13 @@
  * the stream files, and the metrics derived from them (docs/STAT.md).
  *
  * Encodings are numbered as the recorder's profile streams
- * (record/profile.h): 0..5 the control-flow encoders nxb, tnxb, trb,
- * ttrb, tre, ttre; 6..11 the load-value encoders nxlv, tnxlv, cfiat,
- * tcfiat, mc2rt, tmc2rt; then 12, 13 the zlib-1 compressed NX-LV streams
- * nxlv.gz, tnxlv.gz (sizes only: no fields, no timeline).
+ * (record/profile.h): 0..7 the control-flow encoders nxb, tnxb, trb,
+ * ttrb, tre, ttre, tra, ttra; 8..15 the load-value encoders nxlv, tnxlv,
+ * cfiat, tcfiat, mc2rt, tmc2rt, cfiata, tcfiata; then 16, 17 the zlib-1
+ * compressed NX-LV streams nxlv.gz, tnxlv.gz (sizes only: no fields, no
+ * timeline). The adaptive encodings (tra, ttra, cfiata, tcfiata) are
+ * absent from recordings made before them: an_enc.present is 0 and their
+ * timeline columns read as 0.
  */
 #ifndef RAPTOR_RECSTATS_H
 #define RAPTOR_RECSTATS_H
@@ -19,10 +22,10 @@
 #include "streams/vlc.h"
 #include "util/util.h"
 
-#define AN_NENC 14     /* 6 cf, 6 lv, 2 gzip */
-#define AN_NSTREAMS 12 /* encodings with fields and a timeline */
-#define AN_LV_FIRST 6  /* first load-value encoding */
-#define AN_GZ_FIRST 12 /* nxlv.gz, tnxlv.gz */
+#define AN_NENC 18     /* 8 cf, 8 lv, 2 gzip */
+#define AN_NSTREAMS 16 /* encodings with fields and a timeline */
+#define AN_LV_FIRST 8  /* first load-value encoding */
+#define AN_GZ_FIRST 16 /* nxlv.gz, tnxlv.gz */
 #define AN_MAX_CORES 8
 #define AN_NLEN 65 /* bit lengths 0..64 */
 
@@ -51,6 +54,7 @@ struct an_core {
 };
 
 struct an_enc {
+	int present; /* in stats.ini (0: an adaptive encoding, older recording) */
 	uint64_t bits, msgs;
 	uint64_t field[AN_NFIELDS];
 	uint64_t branch_msgs, target_msgs, exc_msgs, end_msgs; /* cf only */
@@ -95,6 +99,8 @@ const char *an_enc_stream(int e);
 int an_enc_timed(int e);
 /* The Nexus-like baseline of e: nxb / tnxb, nxlv / tnxlv. */
 int an_enc_baseline(int e);
+/* For an adaptive encoding its fixed-chunk twin (tra: tre, tcfiata: tcfiat); else -1. */
+int an_enc_fixed_twin(int e);
 /* stats.ini key of a field ("cc" for bits_cc) and a person's name for it. */
 const char *an_field_key(enum an_field f);
 /* [hist.NAME] and a person's name (bCnt, |diffTA| ...). */

@@ -303,13 +303,14 @@ static void outf(out_fn *out, void *ctx, const char *fmt, ...)
 
 static const char *enc_name(const struct st_manifest *m, int lv)
 {
+	static const char *const cf_names[] = { [ST_CF_NXB] = "NX_b", [ST_CF_TRB] = "TR_b",
+						[ST_CF_TRE] = "TR_e", [ST_CF_TRA] = "TR_a" };
+	static const char *const lv_names[] = { [ST_LV_NXLV] = "NX-LV", [ST_LV_CFIAT] = "CFiat",
+						[ST_LV_MC2RT] = "mc2RT", [ST_LV_CFIATA] = "CFiat_a" };
+
 	if (lv)
-		return !m->lv_on ? "none" : m->lv.enc == ST_LV_CFIAT ? "CFiat" :
-				   m->lv.enc == ST_LV_MC2RT	  ? "mc2RT" :
-								    "NX-LV";
-	return !m->cf_on ? "none" : m->cf.enc == ST_CF_TRE ? "TR_e" :
-				    m->cf.enc == ST_CF_TRB  ? "TR_b" :
-							      "NX_b";
+		return !m->lv_on ? "none" : lv_names[st_lv_format_enc(&m->lv)];
+	return !m->cf_on ? "none" : cf_names[st_cf_format_enc(&m->cf)];
 }
 
 static int mon_info(struct serve *s, const char *arg, out_fn *out, void *ctx, char *why)
@@ -326,7 +327,8 @@ static int mon_info(struct serve *s, const char *arg, out_fn *out, void *ctx, ch
 	outf(out, ctx, "control flow: %s%s, %zu bits, predictors %s %u/%u/%u%s\n",
 	     enc_name(m, 0), m->cf_on && !m->cf.timed ? " (functional)" : "", (size_t)m->cf_bits,
 	     m->bp_shared ? "shared" : "per core", m->bp.gshare, m->bp.ras, m->bp.ibtb,
-	     " (gshare/RAS/iBTB entries)");
+	     m->bp.dir == BP_DIR_TAGE ? " (gshare/RAS/iBTB entries; a TAGE in the gshare's bits)"
+				      : " (gshare/RAS/iBTB entries)");
 	if (m->lv_on)
 		outf(out, ctx, "load values: %s, %zu bits, %s cache %u bytes, %u-way, %u-byte "
 		     "lines, %u-byte granules\n", enc_name(m, 1), (size_t)m->lv_bits,

@@ -17,10 +17,13 @@ static const char stat_usage[] =
     "Report what a recording made by 'raptor record' says about the run and the\n"
     "trace port: per core and in total the instructions, cycles, IPC, branch mix,\n"
     "outcome and target misprediction rates, data-cache and first-access miss\n"
-    "rates; for every encoding (NX_b, TR_b, TR_e and their timed t-variants;\n"
-    "NX-LV, NX-LV compressed by zlib -1, CFiat, mc2RT, functional and timed)\n"
-    "the bits of each field, bits per instruction, bits per cycle and the ratio\n"
-    "to its Nexus-like baseline. The numbers come from REC/stats.ini and\n"
+    "rates; for every encoding (NX_b, TR_b, TR_e, TR_a and their timed\n"
+    "t-variants; NX-LV, NX-LV compressed by zlib -1, CFiat, mc2RT, CFiat_a,\n"
+    "functional and timed) the bits of each field, bits per instruction, bits\n"
+    "per cycle and the ratio to its Nexus-like baseline; for the adaptive\n"
+    "TR_a and CFiat_a also the gain over TR_e and CFiat (their bits over the\n"
+    "adaptive one's; recordings made before them have no such rows).\n"
+    "The numbers come from REC/stats.ini and\n"
     "REC/timeline.csv, checked against the manifest and the stream files.\n"
     "docs/STAT.md defines every number.\n"
     "\n"
@@ -247,8 +250,10 @@ static void text_report(FILE *f, const struct an_rec *r, int cdf)
 	heading(f, "encoding", "bits", "msgs", "bpi", "bpc", "ratio", "to", NULL);
 	for (int e = 0; e < AN_NENC; e++) {
 		const struct an_enc *en = &r->enc[e];
-		int base = an_enc_baseline(e);
+		int base = an_enc_baseline(e), twin = an_enc_fixed_twin(e);
 
+		if (!en->present)
+			continue;
 		label_enc(f, e);
 		col_u(f, en->bits);
 		if (e < AN_GZ_FIRST)
@@ -259,12 +264,17 @@ static void text_report(FILE *f, const struct an_rec *r, int cdf)
 		col_d(f, rate(en->bits, r->cycles), 4);
 		col_d(f, rate(r->enc[base].bits, en->bits), 2);
 		col_s(f, e == base ? "(baseline)" : an_enc_name(base));
+		if (twin >= 0)
+			fprintf(f, "  gain %.4fx vs %s", rate(r->enc[twin].bits, en->bits),
+				an_enc_name(twin));
 		fprintf(f, "%s\n", e == r->recorded_cf || e == r->recorded_lv ? "  recorded" : "");
 	}
 
 	heading(f, "field bits", "diffCC/dCC", "Ti", "SL/bCnt/..", "T", "diffTA", "iCnt", "E,X",
 		"value", NULL);
 	for (int e = 0; e < AN_NSTREAMS; e++) {
+		if (!r->enc[e].present)
+			continue;
 		label_enc(f, e);
 		for (size_t k = 0; k < ARRAY_SIZE(order); k++)
 			if (has_field(e, order[k]))
@@ -273,8 +283,8 @@ static void text_report(FILE *f, const struct an_rec *r, int cdf)
 				col_s(f, "-");
 		fputc('\n', f);
 	}
-	fprintf(f, "  (the count is SL in NX_b, bCnt in TR_b/TR_e, fahCnt in CFiat, THCnt in "
-		   "mc2RT)\n");
+	fprintf(f, "  (the count is SL in NX_b, bCnt in TR_b/TR_e/TR_a, fahCnt in CFiat/CFiat_a, "
+		   "THCnt in mc2RT)\n");
 
 	if (r->nwin) {
 		fprintf(f, "\n%-*s", LABEL, "bpi by core");
@@ -286,6 +296,8 @@ static void text_report(FILE *f, const struct an_rec *r, int cdf)
 		}
 		fputc('\n', f);
 		for (int e = 0; e < AN_NSTREAMS; e++) {
+			if (!r->enc[e].present)
+				continue;
 			label_enc(f, e);
 			for (int c = 0; c < r->ncores; c++)
 				col_d(f, rate(an_rec_core_bits(r, c, e), r->core[c].insns), 4);
@@ -341,7 +353,8 @@ static void text_windows(FILE *f, const struct an_rec *r, const struct an_window
 		"       start  cycles",
 		U(w->n));
 	for (int e = 0; e < AN_NSTREAMS; e++)
-		fprintf(f, " %8s", an_enc_name(e));
+		if (r->enc[e].present)
+			fprintf(f, " %8s", an_enc_name(e));
 	fputc('\n', f);
 	for (int e = 0; e < AN_NSTREAMS; e++) {
 		peak[e] = 0;
@@ -354,6 +367,8 @@ static void text_windows(FILE *f, const struct an_rec *r, const struct an_window
 		for (int e = 0; e < AN_NSTREAMS; e++) {
 			double v = (double)row[e] / w->len[i];
 
+			if (!r->enc[e].present)
+				continue;
 			fprintf(f, " %8.4f", v);
 			if (v > peak[e])
 				peak[e] = v;
@@ -364,13 +379,16 @@ static void text_windows(FILE *f, const struct an_rec *r, const struct an_window
 	}
 	fprintf(f, "  mean              ");
 	for (int e = 0; e < AN_NSTREAMS; e++)
-		fprintf(f, " %8.4f", rate(r->enc[e].bits, r->cycles));
+		if (r->enc[e].present)
+			fprintf(f, " %8.4f", rate(r->enc[e].bits, r->cycles));
 	fprintf(f, "\n  peak              ");
 	for (int e = 0; e < AN_NSTREAMS; e++)
-		fprintf(f, " %8.4f", peak[e]);
+		if (r->enc[e].present)
+			fprintf(f, " %8.4f", peak[e]);
 	fprintf(f, "\n  min               ");
 	for (int e = 0; e < AN_NSTREAMS; e++)
-		fprintf(f, " %8.4f", low[e] < 0 ? 0.0 : low[e]);
+		if (r->enc[e].present)
+			fprintf(f, " %8.4f", low[e] < 0 ? 0.0 : low[e]);
 	fputc('\n', f);
 }
 
@@ -389,11 +407,13 @@ static void csv_encodings(FILE *f, const struct an_rec *r)
 	fprintf(f, "recording,stream,encoding,timed,recorded,bits,msgs");
 	for (int k = 0; k < AN_NFIELDS; k++)
 		fprintf(f, ",bits_%s", an_field_key(k));
-	fprintf(f, ",bpi,bpc,baseline,ratio\n");
+	fprintf(f, ",bpi,bpc,baseline,ratio,fixed,gain\n");
 	for (int e = 0; e < AN_NENC; e++) {
 		const struct an_enc *en = &r->enc[e];
-		int base = an_enc_baseline(e);
+		int base = an_enc_baseline(e), twin = an_enc_fixed_twin(e);
 
+		if (!en->present)
+			continue;
 		fprintf(f, "%s,%s,%s,%d,%d,%llu,", r->dir, an_enc_stream(e), an_enc_name(e),
 			an_enc_timed(e), e == r->recorded_cf || e == r->recorded_lv, U(en->bits));
 		if (e < AN_GZ_FIRST)
@@ -407,6 +427,9 @@ static void csv_encodings(FILE *f, const struct an_rec *r)
 		csv_num(f, rate(en->bits, r->cycles));
 		fprintf(f, ",%s", an_enc_name(base));
 		csv_num(f, rate(r->enc[base].bits, en->bits));
+		/* an adaptive encoding: its fixed-chunk twin and the gain over it */
+		fprintf(f, ",%s", twin >= 0 ? an_enc_name(twin) : "");
+		csv_num(f, twin >= 0 ? rate(r->enc[twin].bits, en->bits) : __builtin_nan(""));
 		fputc('\n', f);
 	}
 }
@@ -459,6 +482,8 @@ static void csv_windows(FILE *f, const struct an_rec *r, const struct an_windows
 				uint64_t b = w->bits[(i * (k + 1) + c) * AN_NSTREAMS + e];
 				char core[16];
 
+				if (!r->enc[e].present)
+					continue;
 				snprintf(core, sizeof(core), c < k ? "%d" : "all", c);
 				fprintf(f, "%s,%llu,%llu,%s,%s,%llu,%.9g\n", r->dir, U(w->start[i]),
 					U(w->len[i]), core, an_enc_name(e), U(b),
@@ -564,6 +589,12 @@ static json_t *json_encoding(const struct an_rec *r, int e)
 	json_object_set_new(o, "bpc", jnum(rate(en->bits, r->cycles)));
 	json_object_set_new(o, "baseline", json_string(an_enc_name(base)));
 	json_object_set_new(o, "ratio", jnum(rate(r->enc[base].bits, en->bits)));
+	if (an_enc_fixed_twin(e) >= 0) {
+		int twin = an_enc_fixed_twin(e);
+
+		json_object_set_new(o, "fixed", json_string(an_enc_name(twin)));
+		json_object_set_new(o, "gain", jnum(rate(r->enc[twin].bits, en->bits)));
+	}
 	if (e < AN_GZ_FIRST) {
 		json_t *fl = json_object(), *fb = json_object(), *pc = json_array();
 
@@ -643,6 +674,8 @@ static json_t *json_windows(const struct an_rec *r, const struct an_windows *w)
 			for (int e = 0; e < AN_NSTREAMS; e++) {
 				uint64_t b = w->bits[(i * (k + 1) + c) * AN_NSTREAMS + e];
 
+				if (!r->enc[e].present)
+					continue;
 				json_object_set_new(cb, an_enc_name(e), jint(b));
 				if (c == k)
 					json_object_set_new(bpc, an_enc_name(e),
@@ -695,7 +728,8 @@ static int json_report(const struct an_rec *r, const struct an_windows *w)
 	total_core(r, &t);
 	json_object_set_new(o, "total", json_core(&t));
 	for (int e = 0; e < AN_NENC; e++)
-		json_array_append_new(encs, json_encoding(r, e));
+		if (r->enc[e].present)
+			json_array_append_new(encs, json_encoding(r, e));
 	json_object_set_new(o, "encodings", encs);
 	json_object_set_new(o, "timeline_window", r->nwin ? jint(r->window) : json_null());
 	json_object_set_new(o, "field_lengths", json_cdf(r));

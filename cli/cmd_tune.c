@@ -46,8 +46,8 @@ static const struct {
 } totals[] = {
     {4, "TR_e, functional", 1u << AN_H_BCNT | 1u << AN_H_DIFFTA | 1u << AN_H_ICNT},
     {5, "TR_e, timed", 1u << AN_H_BCNT | 1u << AN_H_DIFFTA | 1u << AN_H_ICNT | 1u << AN_H_DIFFCC},
-    {8, "CFiat, functional", 1u << AN_H_FAHCNT},
-    {9, "CFiat, timed", 1u << AN_H_FAHCNT | 1u << AN_H_DCC},
+    {AN_LV_FIRST + 2, "CFiat, functional", 1u << AN_H_FAHCNT},
+    {AN_LV_FIRST + 3, "CFiat, timed", 1u << AN_H_FAHCNT | 1u << AN_H_DCC},
 };
 
 struct tune_run {

@@ -41,10 +41,10 @@ struct rec_cf *rec_cf_new(const struct rec_cf_config *cfg)
 	cf->cfg = *cfg;
 	for (int i = 0; i < cfg->ncores; i++)
 		cf->bp[i] = cfg->shared && i ? cf->bp[0] : bp_new(&cfg->bp);
-	for (int e = ST_CF_NXB; e <= ST_CF_TRE; e++) {
+	for (int e = ST_CF_NXB; e <= ST_CF_TRA; e++) {
 		for (int t = 0; t < 2; t++) {
 			st_cf_format_init(&fmt, e, cfg->ncores, t);
-			if (e == ST_CF_TRE) {
+			if (e == ST_CF_TRE || e == ST_CF_TRA) {
 				fmt.cnt = cfg->cnt;
 				fmt.ta = cfg->ta;
 				fmt.cc = cfg->cc;
@@ -134,6 +134,7 @@ static void put_tr(struct rec_cf *cf, const struct st_cf_msg *m)
 	for (int t = 0; t < 2; t++) {
 		put(cf, rec_cf_index(ST_CF_TRB, t), m);
 		put(cf, rec_cf_index(ST_CF_TRE, t), m);
+		put(cf, rec_cf_index(ST_CF_TRA, t), m);
 	}
 }
 

@@ -7,9 +7,9 @@
  * an exception <[CC] Ti 0 iCnt E X>, and the counters restart. At the end
  * each core emits its end message <[CC] Ti 0 iCnt 0 0>.
  *
- * The module runs all three encodings, functional and timed, side by side
- * on the same events (six encoders; TR_b and TR_e share the predictors'
- * messages, NX_b has its own counter SL), so the baselines come from the
+ * The module runs all four encodings, functional and timed, side by side
+ * on the same events (eight encoders; TR_b, TR_e and TR_a share the
+ * predictors' messages, NX_b has its own counter SL), so the baselines come from the
  * same run. One of them is the recording's stream, written to a file as it
  * grows; the others are kept only for their sizes and field statistics.
  *
@@ -36,9 +36,9 @@
 #include "streams/cfmsg.h"
 #include "util/util.h"
 
-#define REC_CF_NENC 6 /* NX_b, TR_b, TR_e x functional, timed */
+#define REC_CF_NENC 8 /* NX_b, TR_b, TR_e, TR_a x functional, timed */
 
-/* Index of (enc, timed) among the six encoders. */
+/* Index of (enc, timed) among the eight encoders. */
 static inline int rec_cf_index(enum st_cf_enc enc, int timed)
 {
 	return (int)enc * 2 + !!timed;
@@ -48,7 +48,7 @@ struct rec_cf_config {
 	int ncores;
 	struct bp_config bp;
 	int shared; /* one predictor set for all cores */
-	/* chunk sizes of the TR_e encoders (the others use the papers' fixed ones) */
+	/* chunk sizes of the TR_e encoders and TR_a's first ones (the others: the papers') */
 	struct st_vlc cnt, ta, cc, icnt;
 	/* if not NULL: every encoder's bits per window, timed TR_e's field values */
 	struct rec_profile *prof;

@@ -59,10 +59,10 @@ struct rec_lv *rec_lv_new(const struct rec_lv_config *cfg, const struct board *b
 	lv->board = b;
 	lv->fa = dc_fa_new(&cfg->cache);
 	lv->mc = dc_mc2rt_new(&mcc);
-	for (int e = ST_LV_NXLV; e <= ST_LV_MC2RT; e++) {
+	for (int e = ST_LV_NXLV; e <= ST_LV_CFIATA; e++) {
 		for (int t = 0; t < 2; t++) {
 			st_lv_format_init(&fmt, e, cfg->cache.ncores, t);
-			if (e == ST_LV_CFIAT) {
+			if (e == ST_LV_CFIAT || e == ST_LV_CFIATA) {
 				fmt.cnt = cfg->cnt;
 				fmt.cc = cfg->cc;
 			}
@@ -244,8 +244,9 @@ void rec_lv_step(struct rec_lv *lv, int core, uint64_t cycle)
 							    : ST_LV_MC2RT;
 
 		m.count = p->count;
-		for (int t = 0; t < 2; t++) {
-			int e = rec_lv_index(enc, t);
+		/* CFiat's messages also go to CFiat_a: t = 2, 3 */
+		for (int t = 0; t < (enc == ST_LV_CFIAT ? 4 : 2); t++) {
+			int e = t < 2 ? rec_lv_index(enc, t) : rec_lv_index(ST_LV_CFIATA, t & 1);
 			struct st_lv_encoder *en = &lv->enc[e];
 			uint64_t before = st_writer_bits(&en->w);
 

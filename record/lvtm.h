@@ -4,7 +4,8 @@
  *
  * Three filters run side by side on the same accesses, each functional and
  * timed: NX-LV (every load), CFiat (FA flags, caches/fa.h) and mc2RT (trace
- * bit per line, caches/mc2rt.h). One encoder is the recording's stream,
+ * bit per line, caches/mc2rt.h), and CFiat's messages again with adaptive
+ * chunks (CFiat_a, lvmsg.h). One encoder is the recording's stream,
  * written to a file as it grows; the others count bits only. NX-LV is also
  * compressed with zlib level 1 on the fly (the papers' gzip baseline).
  *
@@ -32,7 +33,7 @@
 #include "streams/lvmsg.h"
 #include "util/util.h"
 
-#define REC_LV_NENC 6 /* NX-LV, CFiat, mc2RT x functional, timed */
+#define REC_LV_NENC 8 /* NX-LV, CFiat, mc2RT, CFiat_a x functional, timed */
 
 static inline int rec_lv_index(enum st_lv_enc enc, int timed)
 {
@@ -41,8 +42,8 @@ static inline int rec_lv_index(enum st_lv_enc enc, int timed)
 
 struct rec_lv_config {
 	struct dc_fa_config cache; /* ncores and shared included; mc2RT uses size/assoc/line */
-	struct st_vlc cnt, cc;	   /* CFiat chunk sizes (the others: the papers' fixed ones) */
-	/* if not NULL: every encoder's bits per window (streams 6..11), timed CFiat's values */
+	struct st_vlc cnt, cc;	   /* CFiat's chunk sizes, CFiat_a's first ones (others: papers') */
+	/* if not NULL: every encoder's bits per window (streams 8..15), timed CFiat's values */
 	struct rec_profile *prof;
 };
 

@@ -27,8 +27,8 @@
 
 #include "util/util.h"
 
-#define REC_PROF_STREAMS 12	  /* the six cf encoders, then the six lv encoders */
-#define REC_PROF_LV_FIRST 6	  /* stream of lv encoder e: REC_PROF_LV_FIRST + e */
+#define REC_PROF_STREAMS 16	  /* the eight cf encoders, then the eight lv encoders */
+#define REC_PROF_LV_FIRST 8	  /* stream of lv encoder e: REC_PROF_LV_FIRST + e */
 #define REC_PROF_WINDOW0 100	  /* cycles of the first window size */
 #define REC_PROF_MAX_WINDOWS 1000 /* at most this many windows */
 #define REC_PROF_LENGTHS 65	  /* bit lengths 0..64 */

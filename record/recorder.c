@@ -268,7 +268,7 @@ static void fill_manifest(struct rec *r)
 					      BOARD_TIMING_CACHE_LINE };
 	m->cf_on = o->cf_on;
 	st_cf_format_init(&m->cf, o->cf_enc, r->ncores, o->timed);
-	if (o->cf_enc == ST_CF_TRE) {
+	if (o->cf_enc == ST_CF_TRE || o->cf_enc == ST_CF_TRA) {
 		m->cf.cnt = o->cnt;
 		m->cf.ta = o->ta;
 		m->cf.cc = o->cc;
@@ -279,7 +279,7 @@ static void fill_manifest(struct rec *r)
 	snprintf(m->cf_file, sizeof(m->cf_file), "cf.bin");
 	m->lv_on = o->lv_on;
 	st_lv_format_init(&m->lv, o->lv_enc, r->ncores, o->timed);
-	if (o->lv_enc == ST_LV_CFIAT) {
+	if (o->lv_enc == ST_LV_CFIAT || o->lv_enc == ST_LV_CFIATA) {
 		m->lv.cnt = o->fah;
 		m->lv.cc = o->lvcc;
 	}
@@ -296,15 +296,15 @@ static void fill_manifest(struct rec *r)
 
 static const char *cf_section(int e)
 {
-	static const char *const names[REC_CF_NENC] = { "nxb", "tnxb", "trb", "ttrb", "tre",
-							 "ttre" };
+	static const char *const names[REC_CF_NENC] = { "nxb", "tnxb", "trb", "ttrb",
+							 "tre", "ttre", "tra", "ttra" };
 	return names[e];
 }
 
 static const char *lv_section(int e)
 {
-	static const char *const names[REC_LV_NENC] = { "nxlv", "tnxlv", "cfiat", "tcfiat",
-							 "mc2rt", "tmc2rt" };
+	static const char *const names[REC_LV_NENC] = { "nxlv",	"tnxlv",  "cfiat",  "tcfiat",
+							 "mc2rt", "tmc2rt", "cfiata", "tcfiata" };
 	return names[e];
 }
 
@@ -458,7 +458,7 @@ static void summary(const struct rec *r, int exited, int status)
 		"");
 	for (int t = 0; t < 2; t++) {
 		base = st_cf_fields_total(&rec_cf_encoder(r->cf, rec_cf_index(ST_CF_NXB, t))->fields);
-		for (int e = ST_CF_NXB; e <= ST_CF_TRE; e++) {
+		for (int e = ST_CF_NXB; e <= ST_CF_TRA; e++) {
 			int k = rec_cf_index(e, t);
 			uint64_t bits = st_cf_fields_total(&rec_cf_encoder(r->cf, k)->fields);
 
@@ -473,7 +473,7 @@ static void summary(const struct rec *r, int exited, int status)
 	}
 	for (int t = 0; r->lv && t < 2; t++) {
 		base = st_lv_fields_total(&rec_lv_encoder(r->lv, rec_lv_index(ST_LV_NXLV, t))->fields);
-		for (int e = ST_LV_NXLV; e <= ST_LV_MC2RT; e++) {
+		for (int e = ST_LV_NXLV; e <= ST_LV_CFIATA; e++) {
 			int k = rec_lv_index(e, t);
 			uint64_t bits = st_lv_fields_total(&rec_lv_encoder(r->lv, k)->fields);
 

@@ -20,14 +20,15 @@ static const char *const enc_names[] = {
     [ST_CF_NXB] = "nxb",
     [ST_CF_TRB] = "trb",
     [ST_CF_TRE] = "tre",
+    [ST_CF_TRA] = "tra",
 };
 
 void st_cf_format_init(struct st_cf_format *f, enum st_cf_enc enc, int ncores, int timed)
 {
-	f->enc = enc;
 	f->ncores = ncores;
 	f->timed = timed;
-	if (enc == ST_CF_TRE) {
+	st_cf_format_set_enc(f, enc);
+	if (f->enc == ST_CF_TRE) {
 		/* mcfTRaptor Sec. 5 and TRaptor Sec. 5.2: the best variable chunks */
 		f->cnt = ST_VLC_TRE_BCNT;
 		f->ta = ST_VLC_TRE_DIFFTA;
@@ -42,10 +43,25 @@ void st_cf_format_init(struct st_cf_format *f, enum st_cf_enc enc, int ncores, i
 	}
 }
 
+void st_cf_format_set_enc(struct st_cf_format *f, enum st_cf_enc enc)
+{
+	f->adapt = enc == ST_CF_TRA;
+	f->enc = f->adapt ? ST_CF_TRE : enc;
+}
+
+enum st_cf_enc st_cf_format_enc(const struct st_cf_format *f)
+{
+	return f->adapt && f->enc == ST_CF_TRE ? ST_CF_TRA : f->enc;
+}
+
 int st_cf_format_check(const struct st_cf_format *f)
 {
-	if ((unsigned)f->enc >= ARRAY_SIZE(enc_names))
+	if ((unsigned)f->enc > ST_CF_TRE)
 		return error("cf format: encoding %d is not nxb, trb or tre", (int)f->enc);
+	if (f->adapt && f->enc != ST_CF_TRE)
+		return error("cf format: adaptive chunks with encoding %s (only tre's messages "
+			     "adapt: tra)",
+			     enc_names[f->enc]);
 	if (f->ncores < 1 || f->ncores > ST_CF_MAX_CORES)
 		return error("cf format: ncores %d is not in 1..%d", f->ncores, ST_CF_MAX_CORES);
 	if (check_chunks(f->cnt, "cf", f->enc == ST_CF_NXB ? "SL" : "bCnt") ||
@@ -67,7 +83,7 @@ int st_cf_enc_parse(const char *s, enum st_cf_enc *enc)
 	int i = enc_index(enc_names, ARRAY_SIZE(enc_names), s);
 
 	if (i < 0)
-		return error("unknown control-flow encoding '%s' (valid: nxb, trb, tre)", s);
+		return error("unknown control-flow encoding '%s' (valid: nxb, trb, tre, tra)", s);
 	*enc = (enum st_cf_enc)i;
 	return 0;
 }
@@ -88,6 +104,17 @@ static const char *cnt_name(const struct st_cf_format *f)
 	return f->enc == ST_CF_NXB ? "SL" : "bCnt";
 }
 
+/* ---- TR_a: adaptive chunks --------------------------------------------------- */
+
+/* Every field starts at the format's sizes (the papers' TR_e by default). */
+static void adapt_init(struct st_cf_adapt *a, const struct st_cf_format *f)
+{
+	st_adapt_init(&a->cc, f->cc);
+	st_adapt_init(&a->cnt, f->cnt);
+	st_adapt_init(&a->ta, f->ta);
+	st_adapt_init(&a->icnt, f->icnt);
+}
+
 /* ---- encoder --------------------------------------------------------------- */
 
 void st_cf_encoder_init(struct st_cf_encoder *e, const struct st_cf_format *fmt)
@@ -96,6 +123,8 @@ void st_cf_encoder_init(struct st_cf_encoder *e, const struct st_cf_format *fmt)
 		die("BUG: st_cf_encoder_init with a bad format");
 	memset(e, 0, sizeof(*e));
 	e->fmt = *fmt;
+	if (fmt->adapt)
+		adapt_init(&e->ad, fmt);
 	st_writer_init(&e->w);
 }
 
@@ -131,8 +160,8 @@ cf_bug(const struct st_cf_encoder *e, const struct st_cf_msg *m, const char *why
 {
 	die("BUG: %s encoder, message %llu: %s (core %d, cycle %llu, previous %llu, count "
 	    "%llu, exc %u, tail %d)",
-	    st_cf_enc_name(e->fmt.enc), (unsigned long long)e->fields.msgs, why, m->core,
-	    (unsigned long long)m->cycle,
+	    st_cf_enc_name(st_cf_format_enc(&e->fmt)), (unsigned long long)e->fields.msgs, why,
+	    m->core, (unsigned long long)m->cycle,
 	    (unsigned long long)(m->core >= 0 && m->core < e->fmt.ncores ? e->pcc[m->core] : 0),
 	    (unsigned long long)m->count, m->exc, m->tail);
 }
@@ -162,13 +191,16 @@ void st_cf_put(struct st_cf_encoder *e, const struct st_cf_msg *m)
 
 	if (__builtin_expect(why != NULL, 0))
 		cf_bug(e, m, why);
-	if (f->timed)
-		fl->cc += pk_uvlc(&p, f->cc, m->cycle - e->pcc[c]);
+	if (f->timed) {
+		fl->cc += pk_uvlc(&p, ad_sizes(f->adapt, f->cc, &e->ad.cc), m->cycle - e->pcc[c]);
+		ad_note(f->adapt, &e->ad.cc, m->cycle - e->pcc[c]);
+	}
 	/* kept in the functional form too: a caller may read e->pcc */
 	e->pcc[c] = m->cycle;
 	pk_bits(&p, (uint64_t)c, tib);
 	fl->ti += tib;
-	fl->cnt += pk_uvlc(&p, f->cnt, m->count);
+	fl->cnt += pk_uvlc(&p, ad_sizes(f->adapt, f->cnt, &e->ad.cnt), m->count);
+	ad_note(f->adapt, &e->ad.cnt, m->count);
 	if (m->count) {
 		if (!m->indirect) {
 			fl->branch_msgs++;
@@ -187,13 +219,16 @@ void st_cf_put(struct st_cf_encoder *e, const struct st_cf_msg *m)
 				uint64_t mag = diff < 0 ? (uint64_t)-diff : (uint64_t)diff;
 
 				pk_bits(&p, diff < 0, 1);
-				fl->ta += 1 + pk_uvlc(&p, f->ta, mag);
+				fl->ta +=
+				    1 + pk_uvlc(&p, ad_sizes(f->adapt, f->ta, &e->ad.ta), mag);
+				ad_note(f->adapt, &e->ad.ta, mag);
 				e->pta[c] = m->ta;
 			}
 			fl->target_msgs++;
 		}
 	} else {
-		fl->icnt += pk_uvlc(&p, f->icnt, m->icnt);
+		fl->icnt += pk_uvlc(&p, ad_sizes(f->adapt, f->icnt, &e->ad.icnt), m->icnt);
+		ad_note(f->adapt, &e->ad.icnt, m->icnt);
 		pk_bits(&p, m->exc | (uint64_t)(m->tail != 0) << ST_CF_EXC_BITS,
 			ST_CF_EXC_BITS + 1);
 		fl->exc += ST_CF_EXC_BITS + 1;
@@ -216,6 +251,8 @@ void st_cf_decoder_init(struct st_cf_decoder *d, const struct st_cf_format *fmt,
 		die("BUG: st_cf_decoder_init with a bad format");
 	memset(d, 0, sizeof(*d));
 	d->fmt = *fmt;
+	if (fmt->adapt)
+		adapt_init(&d->ad, fmt);
 	st_reader_init_bits(&d->r, buf, nbits);
 	d->r.name = name ? name : "cf stream";
 }
@@ -231,23 +268,24 @@ int st_cf_get_head(struct st_cf_decoder *d, struct st_cf_msg *m)
 	const struct st_cf_format *f = &d->fmt;
 	struct st_reader *r = &d->r;
 	unsigned tib = ti_bits(f->ncores);
-	uint64_t start = r->pos, ti, count, icnt = 0, exc = 0, x = 0, cycle;
+	uint64_t start = r->pos, ti, count, icnt = 0, exc = 0, x = 0, cycle, pcc;
 	uint64_t at_cnt, at_icnt;
 	const char *field;
 	enum rd_err e;
 
 	if (start == r->nbits)
 		return 1;
-	if (get_cc_ti(r, f->timed, f->cc, "diffCC", f->ncores, d->pcc, &ti, &cycle))
+	if (get_cc_ti(r, f->timed, ad_sizes(f->adapt, f->cc, &d->ad.cc), "diffCC", f->ncores,
+		      d->pcc, &ti, &cycle))
 		return -1;
 	at_cnt = r->pos;
 	field = cnt_name(f);
-	if ((e = get_uvlc(r, f->cnt, &count)))
+	if ((e = get_uvlc(r, ad_sizes(f->adapt, f->cnt, &d->ad.cnt), &count)))
 		goto fail;
 	at_icnt = r->pos;
 	if (!count) {
 		field = "iCnt";
-		if ((e = get_uvlc(r, f->icnt, &icnt)))
+		if ((e = get_uvlc(r, ad_sizes(f->adapt, f->icnt, &d->ad.icnt), &icnt)))
 			goto fail;
 		e = RD_SHORT;
 		field = "E";
@@ -265,6 +303,13 @@ int st_cf_get_head(struct st_cf_decoder *d, struct st_cf_msg *m)
 		}
 	}
 
+	/* TR_a: the values in the order the encoder noted them */
+	pcc = d->pcc[ti];
+	if (f->timed)
+		ad_note(f->adapt, &d->ad.cc, cycle - pcc);
+	ad_note(f->adapt, &d->ad.cnt, count);
+	if (!count)
+		ad_note(f->adapt, &d->ad.icnt, icnt);
 	d->pcc[ti] = cycle; /* 0 in the functional form, as it started */
 	d->fields.cc += at_cnt - tib - start;
 	d->fields.ti += tib;
@@ -321,7 +366,8 @@ int st_cf_get_target(struct st_cf_decoder *d, struct st_cf_msg *m, int cond)
 		uint32_t pta = d->pta[c];
 
 		field = "diffTA";
-		if (!take(r, 1, &neg) || (e = get_uvlc(r, f->ta, &mag)))
+		if (!take(r, 1, &neg) ||
+		    (e = get_uvlc(r, ad_sizes(f->adapt, f->ta, &d->ad.ta), &mag)))
 			goto fail;
 		if (neg && !mag) {
 			e = RD_NEGZERO;
@@ -336,6 +382,7 @@ int st_cf_get_target(struct st_cf_decoder *d, struct st_cf_msg *m, int cond)
 		}
 		ta = neg ? pta - mag : pta + mag;
 		d->pta[c] = (uint32_t)ta;
+		ad_note(f->adapt, &d->ad.ta, mag);
 	}
 	d->fields.tnt += at_ta - start;
 	d->fields.ta += r->pos - at_ta;

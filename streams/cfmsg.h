@@ -14,6 +14,12 @@
  *         exception. "count" is bCnt, branches counted since the previous
  *         message, the mispredicted one included (so >= 1).
  *   TR_e  as TR_b with variable chunk sizes.
+ *   TR_a  as TR_e with chunk sizes that adapt at run time (adapt.h): the
+ *         fields' (c0,c1) follow the values already sent, the same in the
+ *         decoder. fmt.enc is ST_CF_TRE with fmt.adapt = 1; the chunk
+ *         sizes of the format are the starting ones. Each field adapts
+ *         over the whole stream, all cores' values together (per-core
+ *         histograms measured worse: docs/FORMAT.md).
  *
  * Field order of every message (fields in brackets only when present):
  *
@@ -55,6 +61,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "streams/adapt.h"
 #include "streams/bitio.h"
 #include "streams/vlc.h"
 #include "util/util.h"
@@ -63,28 +70,41 @@
 #define ST_CF_EXC_BITS 9
 #define ST_CF_END 0 /* E value of the end-of-trace message */
 
+/*
+ * The encodings. ST_CF_TRA names TR_a, which is TR_e's messages with
+ * adaptive chunks: in a struct st_cf_format it appears as enc = ST_CF_TRE,
+ * adapt = 1 (everything that depends on the messages, the replay included,
+ * sees TR_e); st_cf_format_enc gives the name back.
+ */
 enum st_cf_enc {
 	ST_CF_NXB,
 	ST_CF_TRB,
 	ST_CF_TRE,
+	ST_CF_TRA,
 };
 
 struct st_cf_format {
-	enum st_cf_enc enc;
-	int ncores; /* 1..ST_CF_MAX_CORES */
-	int timed;  /* diffCC present */
-	struct st_vlc cnt, ta, cc, icnt;
+	enum st_cf_enc enc; /* NX_b, TR_b or TR_e: the messages */
+	int ncores;	    /* 1..ST_CF_MAX_CORES */
+	int timed;	    /* diffCC present */
+	int adapt;	    /* TR_a: chunk sizes adapt (enc = ST_CF_TRE only) */
+	struct st_vlc cnt, ta, cc, icnt; /* TR_a: the starting sizes */
 };
 
 /*
  * The papers' chunk sizes: NX_b and TR_b: cnt 8/8, ta 16/16, cc 8/8,
- * icnt 8/8; TR_e: cnt (3,2), ta (3,4), cc (4,2), icnt (2,2).
+ * icnt 8/8; TR_e: cnt (3,2), ta (3,4), cc (4,2), icnt (2,2); TR_a starts
+ * from TR_e's. enc may be ST_CF_TRA (the format then says TR_e, adapt 1).
  */
 void st_cf_format_init(struct st_cf_format *f, enum st_cf_enc enc, int ncores, int timed);
 /* 0, or -1 with an error naming the bad field. */
 int st_cf_format_check(const struct st_cf_format *f) MUST_CHECK;
+/* The encoding f is: its enc, or ST_CF_TRA for TR_e with adapt. */
+enum st_cf_enc st_cf_format_enc(const struct st_cf_format *f);
+/* Make f encoding enc (ST_CF_TRA: TR_e, adapt 1), its chunk sizes untouched. */
+void st_cf_format_set_enc(struct st_cf_format *f, enum st_cf_enc enc);
 
-/* "nxb", "trb", "tre" (also accepted by st_cf_enc_parse, case-insensitive). */
+/* "nxb", "trb", "tre", "tra" (also accepted by st_cf_enc_parse, case-insensitive). */
 const char *st_cf_enc_name(enum st_cf_enc enc);
 int st_cf_enc_parse(const char *s, enum st_cf_enc *enc) MUST_CHECK;
 /* Bits of the Ti field: ceil(log2 ncores), 0 for one core. */
@@ -113,12 +133,18 @@ struct st_cf_fields {
 };
 uint64_t st_cf_fields_total(const struct st_cf_fields *f);
 
+/* TR_a's state, the same in encoder and decoder: one per field and stream. */
+struct st_cf_adapt {
+	struct st_adapt cc, cnt, ta, icnt;
+};
+
 struct st_cf_encoder {
 	struct st_cf_format fmt;
 	struct st_writer w;
 	uint32_t pta[ST_CF_MAX_CORES];
 	uint64_t pcc[ST_CF_MAX_CORES];
 	struct st_cf_fields fields;
+	struct st_cf_adapt ad; /* TR_a only */
 };
 
 /* fmt must pass st_cf_format_check. */
@@ -137,6 +163,7 @@ struct st_cf_decoder {
 	uint32_t pta[ST_CF_MAX_CORES];
 	uint64_t pcc[ST_CF_MAX_CORES];
 	struct st_cf_fields fields;
+	struct st_cf_adapt ad; /* TR_a only */
 };
 
 /* Decode nbits bits of buf (not copied); name is for messages (a file name). */

@@ -18,14 +18,15 @@ static const char *const enc_names[] = {
     [ST_LV_NXLV] = "nxlv",
     [ST_LV_CFIAT] = "cfiat",
     [ST_LV_MC2RT] = "mc2rt",
+    [ST_LV_CFIATA] = "cfiata",
 };
 
 void st_lv_format_init(struct st_lv_format *f, enum st_lv_enc enc, int ncores, int timed)
 {
-	f->enc = enc;
 	f->ncores = ncores;
 	f->timed = timed;
-	if (enc == ST_LV_CFIAT) {
+	st_lv_format_set_enc(f, enc);
+	if (f->enc == ST_LV_CFIAT) {
 		/* CFAT Sec. 4.2: fahCnt (1,2); dCC as TR_e's diffCC */
 		f->cnt = ST_VLC_FAHCNT;
 		f->cc = ST_VLC_TRE_DIFFCC;
@@ -42,10 +43,25 @@ static const char *cnt_name(const struct st_lv_format *f)
 	return f->enc == ST_LV_MC2RT ? "THCnt" : "fahCnt";
 }
 
+void st_lv_format_set_enc(struct st_lv_format *f, enum st_lv_enc enc)
+{
+	f->adapt = enc == ST_LV_CFIATA;
+	f->enc = f->adapt ? ST_LV_CFIAT : enc;
+}
+
+enum st_lv_enc st_lv_format_enc(const struct st_lv_format *f)
+{
+	return f->adapt && f->enc == ST_LV_CFIAT ? ST_LV_CFIATA : f->enc;
+}
+
 int st_lv_format_check(const struct st_lv_format *f)
 {
-	if ((unsigned)f->enc >= ARRAY_SIZE(enc_names))
+	if ((unsigned)f->enc > ST_LV_MC2RT)
 		return error("lv format: encoding %d is not nxlv, cfiat or mc2rt", (int)f->enc);
+	if (f->adapt && f->enc != ST_LV_CFIAT)
+		return error("lv format: adaptive chunks with encoding %s (only cfiat's messages "
+			     "adapt: cfiata)",
+			     enc_names[f->enc]);
 	if (f->ncores < 1 || f->ncores > ST_LV_MAX_CORES)
 		return error("lv format: ncores %d is not in 1..%d", f->ncores, ST_LV_MAX_CORES);
 	/* fields a format never writes do not constrain it */
@@ -66,7 +82,8 @@ int st_lv_enc_parse(const char *s, enum st_lv_enc *enc)
 	int i = enc_index(enc_names, ARRAY_SIZE(enc_names), s);
 
 	if (i < 0)
-		return error("unknown load-value encoding '%s' (valid: nxlv, cfiat, mc2rt)", s);
+		return error("unknown load-value encoding '%s' (valid: nxlv, cfiat, mc2rt, cfiata)",
+			     s);
 	*enc = (enum st_lv_enc)i;
 	return 0;
 }
@@ -74,6 +91,14 @@ int st_lv_enc_parse(const char *s, enum st_lv_enc *enc)
 uint64_t st_lv_fields_total(const struct st_lv_fields *f)
 {
 	return f->cc + f->ti + f->cnt + f->value;
+}
+
+/* ---- CFiat_a: adaptive chunks ------------------------------------------------ */
+
+static void adapt_init(struct st_lv_adapt *a, const struct st_lv_format *f)
+{
+	st_adapt_init(&a->cc, f->cc);
+	st_adapt_init(&a->cnt, f->cnt);
 }
 
 /* ---- encoder --------------------------------------------------------------- */
@@ -84,6 +109,8 @@ void st_lv_encoder_init(struct st_lv_encoder *e, const struct st_lv_format *fmt)
 		die("BUG: st_lv_encoder_init with a bad format");
 	memset(e, 0, sizeof(*e));
 	e->fmt = *fmt;
+	if (fmt->adapt)
+		adapt_init(&e->ad, fmt);
 	st_writer_init(&e->w);
 }
 
@@ -113,8 +140,8 @@ lv_bug(const struct st_lv_encoder *e, const struct st_lv_msg *m, unsigned n, con
 {
 	die("BUG: %s encoder, message %llu: %s (core %d, cycle %llu, previous %llu, count "
 	    "%llu, %u value bytes)",
-	    st_lv_enc_name(e->fmt.enc), (unsigned long long)e->fields.msgs, why, m->core,
-	    (unsigned long long)m->cycle,
+	    st_lv_enc_name(st_lv_format_enc(&e->fmt)), (unsigned long long)e->fields.msgs, why,
+	    m->core, (unsigned long long)m->cycle,
 	    (unsigned long long)(m->core >= 0 && m->core < e->fmt.ncores ? e->pcc[m->core] : 0),
 	    (unsigned long long)m->count, n);
 }
@@ -140,13 +167,17 @@ void st_lv_put(struct st_lv_encoder *e, const struct st_lv_msg *m, const uint8_t
 
 	if (__builtin_expect(why != NULL, 0))
 		lv_bug(e, m, n, why);
-	if (f->timed)
-		fl->cc += pk_uvlc(&p, f->cc, m->cycle - e->pcc[c]);
+	if (f->timed) {
+		fl->cc += pk_uvlc(&p, ad_sizes(f->adapt, f->cc, &e->ad.cc), m->cycle - e->pcc[c]);
+		ad_note(f->adapt, &e->ad.cc, m->cycle - e->pcc[c]);
+	}
 	e->pcc[c] = m->cycle;
 	pk_bits(&p, (uint64_t)c, tib);
 	fl->ti += tib;
-	if (f->enc != ST_LV_NXLV)
-		fl->cnt += pk_uvlc(&p, f->cnt, m->count);
+	if (f->enc != ST_LV_NXLV) {
+		fl->cnt += pk_uvlc(&p, ad_sizes(f->adapt, f->cnt, &e->ad.cnt), m->count);
+		ad_note(f->adapt, &e->ad.cnt, m->count);
+	}
 	/* bytes in address order, each LSB first: a little-endian word, 8 at a time */
 	for (; i + 8 <= n; i += 8)
 		pk_bits(&p, load64(value + i), 64);
@@ -167,6 +198,8 @@ void st_lv_decoder_init(struct st_lv_decoder *d, const struct st_lv_format *fmt,
 		die("BUG: st_lv_decoder_init with a bad format");
 	memset(d, 0, sizeof(*d));
 	d->fmt = *fmt;
+	if (fmt->adapt)
+		adapt_init(&d->ad, fmt);
 	st_reader_init_bits(&d->r, buf, nbits);
 	d->r.name = name ? name : "lv stream";
 }
@@ -182,14 +215,21 @@ int st_lv_get_head(struct st_lv_decoder *d, struct st_lv_msg *m)
 
 	if (start == r->nbits)
 		return 1;
-	if (get_cc_ti(r, f->timed, f->cc, "dCC", f->ncores, d->pcc, &ti, &cycle))
+	if (get_cc_ti(r, f->timed, ad_sizes(f->adapt, f->cc, &d->ad.cc), "dCC", f->ncores, d->pcc,
+		      &ti, &cycle))
 		return -1;
 	at_cnt = r->pos;
-	if (f->enc != ST_LV_NXLV && (e = get_uvlc(r, f->cnt, &count))) {
+	if (f->enc != ST_LV_NXLV &&
+	    (e = get_uvlc(r, ad_sizes(f->adapt, f->cnt, &d->ad.cnt), &count))) {
 		r->pos = start;
 		return bad(r, "message", start, cnt_name(f), e);
 	}
 
+	/* CFiat_a: the values in the order the encoder noted them */
+	if (f->timed)
+		ad_note(f->adapt, &d->ad.cc, cycle - d->pcc[ti]);
+	if (f->enc != ST_LV_NXLV)
+		ad_note(f->adapt, &d->ad.cnt, count);
 	d->pcc[ti] = cycle;
 	d->fields.cc += at_cnt - tib - start;
 	d->fields.ti += tib;

@@ -22,12 +22,19 @@
  *           the line; an uncached load: the access size in every encoding).
  *
  * So decoding is two calls: st_lv_get_head, then st_lv_get_value.
+ *
+ * CFiat_a is CFiat with chunk sizes that adapt at run time (adapt.h), the
+ * same in the decoder, each field over the whole stream (all cores'
+ * values together). In a struct st_lv_format it is enc = ST_LV_CFIAT with adapt = 1,
+ * so everything that depends on the messages (the replay's filter) sees
+ * CFiat; st_lv_format_enc gives ST_LV_CFIATA back.
  */
 #ifndef RAPTOR_LVMSG_H
 #define RAPTOR_LVMSG_H
 
 #include <stdint.h>
 
+#include "streams/adapt.h"
 #include "streams/bitio.h"
 #include "streams/vlc.h"
 #include "util/util.h"
@@ -39,23 +46,30 @@ enum st_lv_enc {
 	ST_LV_NXLV,
 	ST_LV_CFIAT,
 	ST_LV_MC2RT,
+	ST_LV_CFIATA, /* in a format: ST_LV_CFIAT with adapt = 1 */
 };
 
 struct st_lv_format {
-	enum st_lv_enc enc;
+	enum st_lv_enc enc; /* NX-LV, CFiat or mc2RT: the messages */
 	int ncores;
 	int timed;
-	struct st_vlc cnt, cc;
+	int adapt;	      /* CFiat_a: chunk sizes adapt (enc = ST_LV_CFIAT only) */
+	struct st_vlc cnt, cc; /* CFiat_a: the starting sizes */
 };
 
 /*
  * The papers' chunk sizes: NX-LV cc 8/8 (no cnt); CFiat cnt (1,2), cc (4,2);
- * mc2RT cnt 8/8, cc 8/8.
+ * mc2RT cnt 8/8, cc 8/8; CFiat_a starts from CFiat's. enc may be
+ * ST_LV_CFIATA (the format then says CFiat, adapt 1).
  */
 void st_lv_format_init(struct st_lv_format *f, enum st_lv_enc enc, int ncores, int timed);
 int st_lv_format_check(const struct st_lv_format *f) MUST_CHECK;
+/* The encoding f is: its enc, or ST_LV_CFIATA for CFiat with adapt. */
+enum st_lv_enc st_lv_format_enc(const struct st_lv_format *f);
+/* Make f encoding enc (ST_LV_CFIATA: CFiat, adapt 1), its chunk sizes untouched. */
+void st_lv_format_set_enc(struct st_lv_format *f, enum st_lv_enc enc);
 
-/* "nxlv", "cfiat", "mc2rt" (parse is case-insensitive). */
+/* "nxlv", "cfiat", "mc2rt", "cfiata" (parse is case-insensitive). */
 const char *st_lv_enc_name(enum st_lv_enc enc);
 int st_lv_enc_parse(const char *s, enum st_lv_enc *enc) MUST_CHECK;
 
@@ -71,11 +85,17 @@ struct st_lv_fields {
 };
 uint64_t st_lv_fields_total(const struct st_lv_fields *f);
 
+/* CFiat_a's state, the same in encoder and decoder: one per field and stream. */
+struct st_lv_adapt {
+	struct st_adapt cc, cnt;
+};
+
 struct st_lv_encoder {
 	struct st_lv_format fmt;
 	struct st_writer w;
 	uint64_t pcc[ST_LV_MAX_CORES];
 	struct st_lv_fields fields;
+	struct st_lv_adapt ad; /* CFiat_a only */
 };
 
 void st_lv_encoder_init(struct st_lv_encoder *e, const struct st_lv_format *fmt);
@@ -89,6 +109,7 @@ struct st_lv_decoder {
 	struct st_reader r;
 	uint64_t pcc[ST_LV_MAX_CORES];
 	struct st_lv_fields fields;
+	struct st_lv_adapt ad; /* CFiat_a only */
 };
 
 void st_lv_decoder_init(struct st_lv_decoder *d, const struct st_lv_format *fmt,

@@ -42,8 +42,8 @@ enum mf_kind {
 	MF_FACFG,  /* size=,assoc=,line=,granule= -> struct dc_fa_config */
 	MF_BPCFG,  /* bp_config_parse syntax -> struct bp_config */
 	MF_VLC,	   /* c0,c1 -> struct st_vlc */
-	MF_CFENC,  /* nxb | trb | tre | none -> cf.enc, cf_on */
-	MF_LVENC,  /* nxlv | cfiat | mc2rt | none -> lv.enc, lv_on */
+	MF_CFENC,  /* nxb | trb | tre | tra | none -> cf.enc, cf.adapt, cf_on */
+	MF_LVENC,  /* nxlv | cfiat | mc2rt | cfiata | none -> lv.enc, lv.adapt, lv_on */
 	MF_REG,	   /* 32-bit register: off is the register number */
 };
 
@@ -79,11 +79,11 @@ static const struct mf_key board_keys[] = {
 
 /* The encoding comes first: with "none" it is the only key of the section. */
 static const struct mf_key cf_keys[] = {
-    {K("encoding", MF_CFENC, cf.enc)}, /* nxb | trb | tre | none */
+    {K("encoding", MF_CFENC, cf.enc)}, /* nxb | trb | tre | tra | none */
     {K("timed", MF_BOOL, cf.timed)},   /* diffCC present */
     {K("predictors", MF_BPCFG, bp)},   /* the trace module's and the replay's */
     {K("shared", MF_BOOL, bp_shared)}, /* one predictor set for all cores */
-    {K("cnt", MF_VLC, cf.cnt)},	       /* chunk sizes of SL / bCnt */
+    {K("cnt", MF_VLC, cf.cnt)},	       /* chunk sizes of SL / bCnt (tra: the first) */
     {K("ta", MF_VLC, cf.ta)},	       /* of |diffTA| */
     {K("cc", MF_VLC, cf.cc)},	       /* of diffCC */
     {K("icnt", MF_VLC, cf.icnt)},      /* of iCnt */
@@ -92,7 +92,7 @@ static const struct mf_key cf_keys[] = {
 };
 
 static const struct mf_key lv_keys[] = {
-    {K("encoding", MF_LVENC, lv.enc)},	  /* nxlv | cfiat | mc2rt | none */
+    {K("encoding", MF_LVENC, lv.enc)},	  /* nxlv | cfiat | mc2rt | cfiata | none */
     {K("timed", MF_BOOL, lv.timed)},	  /* dCC present */
     {K("cache", MF_FACFG, cache)},	  /* the filter's caches (granule: CFiat) */
     {K("shared", MF_BOOL, cache.shared)}, /* one cache for all cores */
@@ -294,10 +294,12 @@ static int format_value(const struct st_manifest *m, const struct mf_key *k, int
 		return 0;
 	}
 	case MF_CFENC:
-		snprintf(buf, len, "%s", m->cf_on ? st_cf_enc_name(m->cf.enc) : "none");
+		snprintf(buf, len, "%s",
+			 m->cf_on ? st_cf_enc_name(st_cf_format_enc(&m->cf)) : "none");
 		return 0;
 	case MF_LVENC:
-		snprintf(buf, len, "%s", m->lv_on ? st_lv_enc_name(m->lv.enc) : "none");
+		snprintf(buf, len, "%s",
+			 m->lv_on ? st_lv_enc_name(st_lv_format_enc(&m->lv)) : "none");
 		return 0;
 	case MF_REG: snprintf(buf, len, "0x%08x", (unsigned)m->regs[core][k->off]); return 0;
 	}
@@ -609,9 +611,9 @@ static int parse_value(const struct mf_reader *rd, const char *sec, const struct
 		r = st_cf_enc_parse(val, &e);
 		error_quiet(-1);
 		if (r)
-			return bad(rd, sec, key, val, "not nxb, trb, tre or none");
+			return bad(rd, sec, key, val, "not nxb, trb, tre, tra or none");
 		m->cf_on = 1;
-		m->cf.enc = e;
+		st_cf_format_set_enc(&m->cf, e);
 		return 0;
 	}
 	case MF_LVENC: {
@@ -626,9 +628,9 @@ static int parse_value(const struct mf_reader *rd, const char *sec, const struct
 		r = st_lv_enc_parse(val, &e);
 		error_quiet(-1);
 		if (r)
-			return bad(rd, sec, key, val, "not nxlv, cfiat, mc2rt or none");
+			return bad(rd, sec, key, val, "not nxlv, cfiat, mc2rt, cfiata or none");
 		m->lv_on = 1;
-		m->lv.enc = e;
+		st_lv_format_set_enc(&m->lv, e);
 		return 0;
 	}
 	case MF_REG:

@@ -26,18 +26,18 @@
  *   exc_penalty = 12
  *   timing_cache = size=32768,assoc=4,line=32
  *   [cf]
- *   encoding = tre              ; nxb | trb | tre | none (no cf stream)
+ *   encoding = tre              ; nxb | trb | tre | tra | none (no cf stream)
  *   timed = 1
  *   predictors = gshare=4096,ras=32,ibtb=64,shift=4
  *   shared = 0
- *   cnt = 3,2                   ; chunk sizes c0,c1
+ *   cnt = 3,2                   ; chunk sizes c0,c1 (tra, cfiata: the first ones)
  *   ta = 3,4
  *   cc = 4,2
  *   icnt = 2,2
  *   file = cf.bin
  *   bits = 123456               ; exact stream length (the file is padded)
  *   [lv]
- *   encoding = cfiat            ; nxlv | cfiat | mc2rt | none
+ *   encoding = cfiat            ; nxlv | cfiat | mc2rt | cfiata | none
  *   timed = 1
  *   cache = size=32768,assoc=4,line=32,granule=4
  *   shared = 0

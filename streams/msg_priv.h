@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <strings.h>
 
+#include "streams/adapt.h"
 #include "streams/bitio.h"
 #include "streams/vlc.h"
 #include "util/util.h"
@@ -255,6 +256,21 @@ static inline int get_cc_ti(struct st_reader *r, int timed, struct st_vlc cc, co
 fail:
 	r->pos = start;
 	return bad(r, "message", start, field, e);
+}
+
+/* ---- adaptive chunks (TR_a, CFiat_a; adapt.h) ------------------------------ */
+
+/* The sizes a field holds for its next value: fixed ones, or the adaptive st's. */
+static inline struct st_vlc ad_sizes(int adapt, struct st_vlc fixed, const struct st_adapt *st)
+{
+	return adapt ? st->ch : fixed;
+}
+
+/* A value just coded in an adaptive field (nothing if the format is fixed). */
+static inline void ad_note(int adapt, struct st_adapt *st, uint64_t v)
+{
+	if (adapt)
+		st_adapt_note(st, v);
 }
 
 /* ---- formats ------------------------------------------------------------- */

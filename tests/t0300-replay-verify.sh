@@ -34,6 +34,17 @@ rm -rf $d
 EOF
 chmod +x verify_one
 
+# verify_jobs JOBS WHAT: verify_one over every line of JOBS, two at a time,
+# into JOBS.results; fails on a FAIL or a missing result, else prints the
+# instructions verified over how many WHAT.
+verify_jobs() {
+	xargs -P 2 -L 1 ./verify_one <"$1" >"$1.results" &&
+	test $(wc -l <"$1.results") = $(wc -l <"$1") &&
+	! grep FAIL "$1.results" &&
+	awk -v what="$2" "{ n += \$2 } END { print \"# \" n \" instructions verified over \" NR \" \" what }" \
+		"$1.results"
+}
+
 test_expect_success 'setup: the workloads' '
 	abs_list "$GUEST/multi.list" >multi &&
 	abs_list "$GUEST/single.list" >single &&
@@ -46,10 +57,7 @@ test_expect_success 'the whole suite: multicore at 1, 2, 4, 8 cores, single-core
 		while read e; do echo "$e 1"; done <single
 	} >jobs &&
 	test_sample jobs &&
-	xargs -P 2 -L 1 ./verify_one <jobs >results &&
-	test $(wc -l <results) = $(wc -l <jobs) &&
-	! grep FAIL results &&
-	awk "{ n += \$2 } END { print \"# \" n \" instructions verified over \" NR \" runs, 0 differences\" }" results
+	verify_jobs jobs "runs, 0 differences"
 '
 
 test_expect_success 'every configuration: predictors, sharing, encodings, timing, caches, chunks' '
@@ -65,11 +73,40 @@ test_expect_success 'every configuration: predictors, sharing, encodings, timing
 		done
 	done >cfgjobs &&
 	test_sample cfgjobs &&
-	xargs -P 2 -L 1 ./verify_one <cfgjobs >cfgresults &&
-	test $(wc -l <cfgresults) = $(wc -l <cfgjobs) &&
-	! grep FAIL cfgresults &&
-	awk "{ n += \$2 } END { print \"# \" n \" instructions verified over \" NR \" configurations\" }" \
-		cfgresults
+	verify_jobs cfgjobs configurations
+'
+
+test_expect_success 'the adaptive encodings tra and cfiata replay and verify, single- and multicore' '
+	{
+		for e in reduction-m3-O2 racy-m4-O2 systick-m3-O2 lu-m3-Os ring-m3-O0 radix-m4-Os; do
+			for n in 1 2 4 8; do
+				echo "$GUEST/$e.elf $n --cf-enc tra --lv-enc cfiata"
+			done
+			echo "$GUEST/$e.elf 4 --cf-enc tra --lv-enc cfiata --functional"
+			echo "$GUEST/$e.elf 2 --cf-enc tra --lv-enc cfiata --cf small --share-cache"
+		done
+		for e in crc32-m3-O2 qsort-m3-O0 printf-m4-Os bitcount-m3-Os; do
+			echo "$GUEST/$e.elf 1 --cf-enc tra --lv-enc cfiata"
+			echo "$GUEST/$e.elf 1 --cf-enc tra --lv-enc cfiata --cf S0 --functional"
+		done
+		echo "$GUEST/racy-m3-O2.elf 2 --cf-enc tra --lv-enc cfiata --chunks cnt=64/64,ta=1/1,cc=16/9,icnt=1/1,fah=8/8,lvcc=1/1"
+		echo "$GUEST/racy-m3-O2.elf 4 --cf-enc tra --lv-enc none"
+	} >adjobs &&
+	verify_jobs adjobs "tra/cfiata runs"
+'
+
+test_expect_success 'tra and cfiata: checkpoints restored mid-stream decode the same (seeks, reverse)' '
+	for w in lu-m3-O0 ring-m3-Os; do
+		"$RAPTOR" record "$GUEST/$w.elf" --cores 4 --cf-enc tra --lv-enc cfiata --truth \
+			-o ad.$w -q >/dev/null &&
+		grep -q "^encoding = tra" ad.$w/manifest.ini &&
+		grep -q "^encoding = cfiata" ad.$w/manifest.ini &&
+		"$RAPTOR" replay ad.$w --random 200 --interval 1500 --seed 3 2>err &&
+		grep "200 random positions" err &&
+		"$RAPTOR" replay ad.$w --check-points 30 --interval 2000 2>err &&
+		grep "checks in both directions equal the ground truth" err &&
+		sed "s/^/# /" err || return 1
+	done
 '
 
 test_expect_success 'setup: one recording to damage' '

@@ -28,8 +28,22 @@ test_expect_success 'setup: recordings of a few workloads, in several configurat
 		--chunks cnt=4/3,ta=5/5,cc=6/3,icnt=3/3,fah=2/2,lvcc=5/3 -o qs -q >/dev/null &&
 	{ "$RAPTOR" record "$BUILD/isatest/spin-forever.elf" --cores 2 --max-insns 300000 \
 		-o part -q >/dev/null 2>&1; test $? = 125; } &&
-	RECS="red racy crc qs part"
+	"$RAPTOR" record "$GUEST/lu-m3-O2.elf" --cores 4 --cf-enc tra --lv-enc cfiata \
+		-o ad -q >/dev/null &&
+	"$RAPTOR" record "$GUEST/ring-m3-O0.elf" --cores 2 --cf-enc tra --lv-enc cfiata \
+		--functional --cf small -o adf -q >/dev/null &&
+	RECS="red racy crc qs part ad adf"
 '
+
+# old_format REC OLD: OLD is REC as a raptor before the adaptive encodings
+# wrote it: no [cf.tra] [cf.ttra] [lv.cfiata] [lv.tcfiata], no such columns.
+old_format() {
+	rm -rf "$2" && cp -r "$1" "$2" &&
+	awk "/^\[/ { skip = /^\[(cf\.t?tra|lv\.t?cfiata)\]/ } !skip" "$1/stats.ini" >"$2/stats.ini" &&
+	awk -F, -v OFS=, "NR == 1 { for (i = 1; i <= NF; i++) keep[i] = \$i !~ /^t?(tra|cfiata)\$/ }
+		{ s = \"\"; for (i = 1; i <= NF; i++) if (keep[i]) s = s (s == \"\" ? \"\" : \",\") \$i; print s }" \
+		"$1/timeline.csv" >"$2/timeline.csv"
+}
 
 test_expect_success 'stat --help and tune --help describe every option' '
 	"$RAPTOR" stat --help >help &&
@@ -82,7 +96,8 @@ def check(rec):
 	assert j["cycles"] == int(st["run"]["cycles"])
 	assert j["cores"] == len(j["per_core"]) == int(mf["board"]["cores"])
 	encs = {e["name"]: e for e in j["encodings"]}
-	assert len(encs) == 14, encs.keys()
+	old = "cf.tra" not in st
+	assert len(encs) == (14 if old else 18), encs.keys()
 	for e in j["encodings"]:
 		if e["field_bits"] is None:
 			assert e["name"].endswith(".gz")
@@ -113,7 +128,16 @@ def check(rec):
 	t = j["total"]
 	for k in ("instructions", "outcome_misses", "target_misses", "loads", "cfiat_msgs", "mc2rt_msgs"):
 		assert t[k] == sum(c[k] for c in j["per_core"]), k
-	for name in ("trb", "ttrb", "tre", "ttre"):
+	# the adaptive encodings: the same messages as their fixed twins, other chunks
+	for name, twin in ((("tra", "tre"), ("ttra", "ttre"), ("cfiata", "cfiat"), ("tcfiata", "tcfiat")) if not old else ()):
+		a, f = encs[name], encs[twin]
+		assert a["fixed"] == twin and abs(a["gain"] - f["bits"] / a["bits"]) < 1e-9, name
+		assert a["msgs"] == f["msgs"], name
+		for k in ("ti", "tnt", "exc", "value"):
+			assert a["field_bits"][k] == f["field_bits"][k], (name, k)
+		for k in ("branch_msgs", "target_msgs", "exc_msgs", "end_msgs"):
+			assert a.get(k) == f.get(k), (name, k)
+	for name in ("trb", "ttrb", "tre", "ttre") + (("tra", "ttra") if not old else ()):
 		e = encs[name]
 		assert e["branch_msgs"] + e["target_msgs"] == t["outcome_misses"] + t["target_misses"]
 		assert e["exc_msgs"] == t["branches"]["exceptions"]
@@ -137,11 +161,11 @@ test_expect_success '--json parses, and its numbers add up (fields, streams, mes
 '
 
 test_expect_success '--csv: the encoding table has the right columns and adds up' '
-	echo recording,stream,encoding,timed,recorded,bits,msgs,bits_cc,bits_ti,bits_cnt,bits_tnt,bits_ta,bits_icnt,bits_exc,bits_value,bpi,bpc,baseline,ratio >expect &&
+	echo recording,stream,encoding,timed,recorded,bits,msgs,bits_cc,bits_ti,bits_cnt,bits_tnt,bits_ta,bits_icnt,bits_exc,bits_value,bpi,bpc,baseline,ratio,fixed,gain >expect &&
 	for r in $RECS; do
 		"$RAPTOR" stat $r --csv >$r.csv &&
 		head -1 $r.csv >head && test_cmp expect head &&
-		test $(wc -l <$r.csv) = 15 &&
+		test $(wc -l <$r.csv) = 19 &&
 		awk -F, -v r=$r "NR > 1 && \$1 != r { exit 1 }
 			NR > 1 && \$3 !~ /gz/ {
 				s = 0; for (i = 8; i <= 15; i++) s += \$i
@@ -149,7 +173,57 @@ test_expect_success '--csv: the encoding table has the right columns and adds up
 	done &&
 	grep "^red,cf,ttre,1,1,$(ini red/manifest.ini cf bits)," red.csv &&
 	grep "^red,lv,tcfiat,1,1,$(ini red/manifest.ini lv bits)," red.csv &&
-	grep "^racy,cf,nxb,0,1,$(ini racy/manifest.ini cf bits)," racy.csv
+	grep "^racy,cf,nxb,0,1,$(ini racy/manifest.ini cf bits)," racy.csv &&
+	grep "^ad,cf,ttra,1,1,$(ini ad/manifest.ini cf bits),.*,ttre,[0-9.]*\$" ad.csv &&
+	grep "^ad,lv,tcfiata,1,1,$(ini ad/manifest.ini lv bits),.*,tcfiat,[0-9.]*\$" ad.csv &&
+	grep "^adf,cf,tra,0,1,$(ini adf/manifest.ini cf bits),.*,tre,[0-9.]*\$" adf.csv &&
+	grep "^adf,lv,cfiata,0,1,$(ini adf/manifest.ini lv bits),.*,cfiat,[0-9.]*\$" adf.csv
+'
+
+test_expect_success 'tra and cfiata: the recorded stream is the stat total, field bits add up, a gain' '
+	for r in ad adf; do
+		for s in cf lv; do
+			e=$(ini $r/manifest.ini $s encoding) &&
+			case $e in tra | cfiata) ;; *) return 1 ;; esac &&
+			if test $(ini $r/manifest.ini $s timed) = 1; then t=t; else t=; fi &&
+			bits=$(ini $r/stats.ini $s.$t$e bits) &&
+			test "$bits" = $(ini $r/manifest.ini $s bits) &&
+			test $(wc -c <$r/$s.bin) = $(((bits + 7) / 8)) &&
+			sum=0 &&
+			for k in cc ti cnt tnt ta icnt exc value; do
+				v=$(ini $r/stats.ini $s.$t$e bits_$k) && sum=$((sum + ${v:-0}))
+			done &&
+			test $sum = $bits || { echo "$r $s $e: $sum $bits"; return 1; }
+		done
+	done &&
+	"$RAPTOR" stat ad >out &&
+	grep "recorded streams: cf ttra ($(ini ad/manifest.ini cf bits) bits), lv tcfiata ($(ini ad/manifest.ini lv bits) bits)" out &&
+	grep "^  cf ttra .* gain [0-9.]*x vs ttre  recorded$" out &&
+	grep "^  lv cfiata .* gain [0-9.]*x vs cfiat$" out &&
+	grep "^  cf tra " out | awk "{ exit !(\$3 < $(ini ad/stats.ini cf.tre bits)) }" &&
+	"$RAPTOR" stat ad --json >ad.json &&
+	py "
+import json
+e = {x[\"name\"]: x for x in json.load(open(\"ad.json\"))[\"encodings\"]}
+assert e[\"ttra\"][\"gain\"] > 1 and e[\"tra\"][\"gain\"] > 1, e[\"ttra\"]
+assert \"gain\" not in e[\"ttre\"]
+"
+'
+
+test_expect_success 'a recording from before tra and cfiata: stat, replay, windows, plot' '
+	old_format red oldred &&
+	! grep -q "cf.tra" oldred/stats.ini && ! grep -q tra oldred/timeline.csv &&
+	"$RAPTOR" stat oldred >out &&
+	! grep -q " tra\| ttra\| cfiata" out &&
+	grep "^  cf ttre .* recorded$" out &&
+	"$RAPTOR" stat oldred --csv >old.csv && test $(wc -l <old.csv) = 15 &&
+	"$RAPTOR" stat oldred --json >oldred.json && py "$check_json" oldred &&
+	"$RAPTOR" stat oldred --over-time $(($(ini oldred/stats.ini timeline window) * 3)) --plot old.svg >/dev/null &&
+	"$RAPTOR" replay oldred -q &&
+	"$RAPTOR" tune oldred >/dev/null &&
+	old_format ad oldad &&
+	test_expect_code 1 "$RAPTOR" stat oldad 2>err &&
+	grep "oldad/manifest.ini: \[cf\] records ttra, but stats.ini has no \[cf.ttra\]" err
 '
 
 test_expect_success '--csv=cores and --csv=cdf: columns, one row per core and a total' '
@@ -176,7 +250,7 @@ test_expect_success '--over-time: the windows add up to the totals, per core too
 		n=$((w * 7)) &&
 		"$RAPTOR" stat $r --over-time $n --csv >win.csv &&
 		head -1 win.csv | grep -x "recording,start,cycles,core,encoding,bits,bpc" &&
-		for e in nxb tnxb trb ttrb tre ttre nxlv tnxlv cfiat tcfiat mc2rt tmc2rt; do
+		for e in nxb tnxb trb ttrb tre ttre tra ttra nxlv tnxlv cfiat tcfiat mc2rt tmc2rt cfiata tcfiata; do
 			s=$(ini $r/stats.ini cf.$e bits)
 			test -n "$s" || s=$(ini $r/stats.ini lv.$e bits)
 			all=$(awk -F, -v e=$e "\$4 == \"all\" && \$5 == e { s += \$6 } END { print s + 0 }" win.csv) &&

@@ -475,9 +475,9 @@ static void test_refused(void)
 	refused("cores 0", edited("cores = 2", "cores = 0"),
 		"[board] cores = '0': out of range (1..8)");
 	refused("bad cf encoding", edited("encoding = tre", "encoding = trx"),
-		"[cf] encoding = 'trx': not nxb, trb, tre or none");
+		"[cf] encoding = 'trx': not nxb, trb, tre, tra or none");
 	refused("bad lv encoding", edited("encoding = cfiat", "encoding = fiat"),
-		"[lv] encoding = 'fiat': not nxlv, cfiat, mc2rt or none");
+		"[lv] encoding = 'fiat': not nxlv, cfiat, mc2rt, cfiata or none");
 	msg = refused("bad chunk 0,2", edited("cnt = 3,2", "cnt = 0,2"),
 		      "[cf] cnt = '0,2': chunk sizes must be 1..64");
 	tap_is_int(capture_lines(msg), 2, "the vlc module says why first");

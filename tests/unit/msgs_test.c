@@ -312,7 +312,7 @@ static void test_formats(void)
 	tap_ok(st_cf_enc_parse("tr_e", &ce) == -1 && ce == ST_CF_TRB,
 	       "tr_e refused, enc untouched");
 	msg = capture_end();
-	is_text(msg, "raptor: error: unknown control-flow encoding 'tr_e' (valid: nxb, trb, tre)\n",
+	is_text(msg, "raptor: error: unknown control-flow encoding 'tr_e' (valid: nxb, trb, tre, tra)\n",
 		"  error lists the valid names");
 	tap_ok(!st_lv_enc_parse("CFiat", &le) && le == ST_LV_CFIAT, "parse CFiat");
 	tap_ok(!st_lv_enc_parse("MC2RT", &le) && le == ST_LV_MC2RT, "parse MC2RT");
@@ -320,7 +320,7 @@ static void test_formats(void)
 	capture_start();
 	tap_is_int(st_lv_enc_parse("", &le), -1, "empty lv encoding refused");
 	is_text(capture_end(),
-		"raptor: error: unknown load-value encoding '' (valid: nxlv, cfiat, mc2rt)\n",
+		"raptor: error: unknown load-value encoding '' (valid: nxlv, cfiat, mc2rt, cfiata)\n",
 		"  error lists the valid names");
 }
 
