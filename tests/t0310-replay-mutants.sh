@@ -78,6 +78,8 @@ elfbyte) # OFFSET [sha]: one byte of program.elf changed
 	if [ "${2:-}" = sha ]; then newsha; fi ;;
 key) # SECTION KEY VALUE
 	setkey "$1" "$2" "$3" ;;
+manifest) # OTHER: the manifest of recording OTHER
+	cp "$1/manifest.ini" "$m/manifest.ini" ;;
 chmod) chmod 000 "$m/$1" && runas=$RUNAS ;;
 rm) rm "$m/$1" ;;
 rmrec) rm -r "$m" ;;
@@ -143,6 +145,7 @@ key)
 	else
 		is "$S" "$V" "$M" "$F"
 	fi ;;
+manifest) is "$S" "$V" "$M" "$F" ;;
 chmod | rm | dir)
 	is "^raptor: error: $m/$1: .*(Permission denied|No such file or directory|Is a directory|not an ELF file)" ;;
 rmrec) is "^raptor: error: $m/manifest\.ini: .*No such file or directory" ;;
@@ -368,6 +371,16 @@ elves() {
 	done
 }
 
+# manifests: a recording given another one's manifest.ini: another
+# program's, and another run's of the same program (other seed, cores).
+manifests() {
+	echo "manifest of another program|racy-mf-reduction|racy|manifest|reduction"
+	echo "manifest of another program|reduction-mf-racy|reduction|manifest|racy"
+	echo "manifest of another run (seed 2)|racy-mf-seed2|racy|manifest|racyb"
+	echo "manifest of another run (2 cores)|racy-mf-2cores|racy|manifest|racyc"
+	echo "manifest of another run (seed 1)|racyb-mf-racy|racyb|manifest|racy"
+}
+
 # unreadable: chmod 000 (when that stops this user; see the test), a missing
 # file or recording, a directory in place of a file.
 unreadable() {
@@ -385,7 +398,9 @@ test_expect_success 'setup: two recordings, their replays verified' '
 	"$RAPTOR" record "$GUEST/racy-m3-O2.elf" --cores 4 --truth -o racy -q >/dev/null &&
 	"$RAPTOR" record "$GUEST/reduction-m4-Os.elf" --cpu m4 --cores 2 --cf-enc nxb \
 		--lv-enc mc2rt --functional --truth -o reduction -q >/dev/null &&
-	summary racy && summary reduction &&
+	"$RAPTOR" record "$GUEST/racy-m3-O2.elf" --cores 4 --seed 2 --truth -o racyb -q >/dev/null &&
+	"$RAPTOR" record "$GUEST/racy-m3-O2.elf" --cores 2 --truth -o racyc -q >/dev/null &&
+	summary racy && summary reduction && summary racyb &&
 	for r in racy reduction; do
 		for f in manifest.ini program.elf cf.bin lv.bin truth.gz stats.ini; do
 			test -s $r/$f || return 1
@@ -422,6 +437,12 @@ test_expect_success 'every manifest key: a plausible wrong value, and junk' '
 	test $(grep -c "^racy" keys) = $((2 * $(grep -c " = " racy/manifest.ini))) &&
 	test $(grep -c "^reduction" keys) = $((2 * $(grep -c " = " reduction/manifest.ini))) &&
 	campaign keys
+'
+
+test_expect_success 'a manifest from another recording: of another program, of another run' '
+	manifests >manifests &&
+	test $(wc -l <manifests) = 5 &&
+	campaign manifests
 '
 
 test_expect_success 'unreadable and missing files, a directory in place of a file' '
