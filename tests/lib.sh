@@ -55,6 +55,8 @@ test_broken_=0
 test_bg_names_=
 test_log_=$BUILD/trash/$TEST_NAME.log
 
+. "$SRC/tests/damage.sh"
+
 # abs_list FILE: print the paths listed in FILE (one a line), relative ones
 # made absolute from the repository root (the build writes them relative).
 abs_list() {

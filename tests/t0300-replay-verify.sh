@@ -172,20 +172,12 @@ test_expect_success '--verify needs a ground truth' '
 	grep "has no ground truth" err
 '
 
-# flip FILE BIT: invert one bit of FILE in place.
-flip() {
-	byte=$(($2 / 8)) bit=$(($2 % 8))
-	v=$(od -An -tu1 -j $byte -N1 "$1" | tr -d " ")
-	printf "$(printf '\\%03o' $((v ^ (1 << bit))))" |
-		dd of="$1" bs=1 seek=$byte conv=notrunc 2>/dev/null
-}
-
 test_expect_success 'bit flips in either stream: a clear error or a verified replay, never a crash or a silent difference' '
 	for s in cf lv; do
 		bits=$(sed -n "/^\[$s\]/,/^\[/ s/^bits = //p" good/manifest.ini)
 		for k in 0 1 2 3 5 7 11 13 17 19 23 29 31 37 41 43 47 53 59 61; do
 			b=$((k * bits / 64)) &&
-			rm -rf m && cp -r good m && flip m/$s.bin $b &&
+			rm -rf m && cp -r good m && flipbit m/$s.bin $b &&
 			{ timeout 60 "$RAPTOR" replay m --verify -q 2>err; rc=$?; } &&
 			case $rc in
 			0) echo "$s bit $b: identical replay" ;;

@@ -35,22 +35,8 @@ out() {
 	[ "$1" = BAD ] || rm -rf "$m" "$m.err" "$m.out" "$m.err2"
 	exit 0
 }
-getkey() { # getkey REC SECTION KEY
-	awk -v s="[$2]" -v k="$3" '/^\[/ { sec = $0 }
-		sec == s && index($0, k " = ") == 1 { print substr($0, length(k) + 4) }' \
-		"$1/manifest.ini"
-}
-setkey() { # setkey SECTION KEY VALUE, in the mutant's manifest
-	awk -v s="[$1]" -v k="$2" -v v="$3" '/^\[/ { sec = $0 }
-		sec == s && index($0, k " = ") == 1 { $0 = k " = " v; done = 1 }
-		{ print }
-		END { exit !done }' "$m/manifest.ini" >"$m/manifest.tmp" &&
-	mv "$m/manifest.tmp" "$m/manifest.ini"
-}
-setbyte() { # setbyte FILE OFFSET VALUE
-	printf "$(printf '\\%03o' $3)" | dd of="$1" bs=1 seek=$2 conv=notrunc 2>/dev/null
-}
-byte() { od -An -tu1 -j $2 -N1 "$1" | tr -d ' '; }
+. "$SRC/tests/damage.sh"
+setkey() { setkey_in "$m/manifest.ini" "$@"; } # SECTION KEY VALUE, in the mutant
 sec_of() { echo ${1%.bin}; }
 newsha() { setkey program sha256 $(sha256sum <"$m/program.elf" | cut -c1-64); }
 runas=
@@ -60,7 +46,7 @@ trunc) # FILE BYTES [bits]: FILE cut to BYTES, and with bits: the manifest agree
 	head -c $2 "$base/$1" >"$m/$1" &&
 	if [ "${3:-}" = bits ]; then setkey $(sec_of $1) bits $(($2 * 8)); fi ;;
 flip) # FILE BIT
-	setbyte "$m/$1" $(($2 / 8)) $(($(byte "$m/$1" $(($2 / 8))) ^ (1 << ($2 % 8)))) ;;
+	flipbit "$m/$1" $2 ;;
 swap) # cf.bin and lv.bin exchanged, their bits too
 	mv "$m/cf.bin" "$m/swap" && mv "$m/lv.bin" "$m/cf.bin" && mv "$m/swap" "$m/lv.bin" &&
 	setkey cf bits $(getkey $base lv bits) && setkey lv bits $(getkey $base cf bits) ;;

@@ -311,14 +311,6 @@ test_expect_success 'another run'"'"'s stream replays that run; --verify tells i
 	grep "error: verify: core [0-9], instruction [0-9]* (position [0-9]*, [0-9]* verified): " err
 '
 
-# flip FILE BIT: invert one bit of FILE in place.
-flip() {
-	byte=$(($2 / 8)) bit=$(($2 % 8))
-	v=$(od -An -tu1 -j $byte -N1 "$1" | tr -d " ")
-	printf "$(printf '\\%03o' $((v ^ (1 << bit))))" |
-		dd of="$1" bs=1 seek=$byte conv=notrunc 2>/dev/null
-}
-
 # A flipped bit is a desync as soon as the stream stops fitting the code,
 # which is most of the time. Some changes still fit: a time stamp moved up
 # (the replay only knows a lower bound of the time), or, in a functional
@@ -329,7 +321,7 @@ test_expect_success 'bit flips in cf.bin: a clear error or a verified replay, ne
 		bits=$(sed -n "/^\[cf\]/,/^\[/ s/^bits = //p" $d/manifest.ini)
 		for k in 0 1 2 3 5 7 11 13 17 19 23 29 31 37 41 43 47 53 59 61 63; do
 			b=$((k * bits / 64)) &&
-			rm -rf m && cp -r $d m && flip m/cf.bin $b &&
+			rm -rf m && cp -r $d m && flipbit m/cf.bin $b &&
 			{ timeout 60 "$RAPTOR" replay m --verify -q 2>err; rc=$?; } &&
 			case $rc in
 			0) echo "$d bit $b: identical replay" ;;

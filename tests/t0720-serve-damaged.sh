@@ -148,28 +148,14 @@ out() {
 	[ "$1" = BAD ] || rm -rf "$m" "$m".*
 	exit 0
 }
-getkey() {
-	awk -v s="[$2]" -v k="$3" '/^\[/ { sec = $0 }
-		sec == s && index($0, k " = ") == 1 { print substr($0, length(k) + 4) }' \
-		"$1/manifest.ini"
-}
-setkey() {
-	awk -v s="[$1]" -v k="$2" -v v="$3" '/^\[/ { sec = $0 }
-		sec == s && index($0, k " = ") == 1 { $0 = k " = " v; done = 1 }
-		{ print }
-		END { exit !done }' "$m/manifest.ini" >"$m/manifest.tmp" &&
-	mv "$m/manifest.tmp" "$m/manifest.ini"
-}
-setbyte() {
-	printf "$(printf '\\%03o' $3)" | dd of="$1" bs=1 seek=$2 conv=notrunc 2>/dev/null
-}
-byte() { od -An -tu1 -j $2 -N1 "$1" | tr -d ' '; }
+. "$SRC/tests/damage.sh"
+setkey() { setkey_in "$m/manifest.ini" "$@"; }
 sec_of() { echo ${1%.bin}; }
 rm -rf "$m" && cp -r "$base" "$m" || out BAD "cannot copy $base"
 case $op in
 trunc) head -c $2 "$base/$1" >"$m/$1" &&
 	if [ "${3:-}" = bits ]; then setkey $(sec_of $1) bits $(($2 * 8)); fi ;;
-flip) setbyte "$m/$1" $(($2 / 8)) $(($(byte "$m/$1" $(($2 / 8))) ^ (1 << ($2 % 8)))) ;;
+flip) flipbit "$m/$1" $2 ;;
 swap) mv "$m/cf.bin" "$m/swap" && mv "$m/lv.bin" "$m/cf.bin" && mv "$m/swap" "$m/lv.bin" &&
 	setkey cf bits $(getkey $base lv bits) && setkey lv bits $(getkey $base cf bits) ;;
 elf) cp "$1" "$m/program.elf" &&
