@@ -121,7 +121,25 @@ enum board_region {
 	BOARD_R_NCORES,
 	BOARD_R_UART,
 };
-enum board_region board_map(uint32_t addr, unsigned size, int store);
+static inline enum board_region board_map(uint32_t addr, unsigned size, int store)
+{
+	int word = size == 4 && !(addr & 3);
+
+	if ((addr - BOARD_ROM_BASE < BOARD_ROM_SIZE &&
+	     size <= BOARD_ROM_SIZE - (addr - BOARD_ROM_BASE)) ||
+	    (addr - BOARD_SRAM_BASE < BOARD_SRAM_SIZE &&
+	     size <= BOARD_SRAM_SIZE - (addr - BOARD_SRAM_BASE)))
+		return BOARD_R_MEM;
+	if ((addr >> 20) == 0xe00)
+		return BOARD_R_PPB;
+	if (addr == BOARD_CPUID && word && !store)
+		return BOARD_R_CPUID;
+	if (addr == BOARD_NCORES && word && !store)
+		return BOARD_R_NCORES;
+	if (addr - BOARD_UART0 <= 0x10 && word)
+		return BOARD_R_UART;
+	return BOARD_R_FAULT;
+}
 
 /* Read guest memory (ROM/SRAM only) without side effects; 0 / -1. */
 int board_peek(const struct board *b, uint32_t addr, void *buf, uint32_t len) MUST_CHECK;

@@ -27,38 +27,6 @@ void board_sched_release(struct board_sched *s)
 	memset(s, 0, sizeof(*s));
 }
 
-int board_sched_pick(const struct board_sched *s)
-{
-	int i = 0;
-
-	for (int j = 1; j < s->cfg.ncores; j++)
-		if (s->cycles[j] < s->cycles[i])
-			i = j;
-	return i;
-}
-
-static uint64_t splitmix(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/* A stall of 1..jitter cycles on one instruction in 64 (bus contention, refresh). */
-static unsigned jitter(struct board_sched *s)
-{
-	uint64_t r;
-
-	if (!s->cfg.jitter)
-		return 0;
-	r = splitmix(&s->rng);
-	if (r & 63)
-		return 0;
-	return 1 + (unsigned)((r >> 6) % s->cfg.jitter);
-}
-
 int board_sched_sleep(struct board_sched *s, int i, uint64_t insns)
 {
 	uint64_t target = UINT64_MAX, t;
@@ -84,21 +52,14 @@ int board_sched_sleep(struct board_sched *s, int i, uint64_t insns)
 	return 0;
 }
 
-void board_sched_access(struct board_sched *s, int core, uint32_t addr, unsigned size,
-			enum isa_access kind, int cacheable)
-{
-	if (cacheable && kind != ISA_ACC_FETCH && kind != ISA_ACC_VECTOR)
-		s->misses += dc_access(s->tcache[core], addr, size);
-}
-
-void board_sched_retire(struct board_sched *s, int i, const struct isa_step *st)
+void board_sched_retire_other(struct board_sched *s, int i, const struct isa_step *st)
 {
 	uint64_t cost;
 
 	switch (st->ev) {
 	case ISA_EV_INSN:
 	case ISA_EV_STOP:
-		cost = 1 + (st->taken ? s->cfg.branch_penalty : 0) + jitter(s);
+		cost = 1 + (st->taken ? s->cfg.branch_penalty : 0) + board_sched_jitter(s);
 		if (st->insn_id == ARM_INS_SEV)
 			for (int j = 0; j < s->cfg.ncores; j++)
 				if (j != i)

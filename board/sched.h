@@ -17,6 +17,8 @@
 
 #include <stdint.h>
 
+#include <capstone/arm.h>
+
 #include "caches/dc.h"
 #include "isa/isa.h"
 #include "util/util.h"
@@ -43,8 +45,16 @@ void board_sched_init(struct board_sched *s, const struct board_sched_config *cf
 		      struct isa_cpu *const *cpu);
 void board_sched_release(struct board_sched *s);
 
-/* The core to step next. */
-int board_sched_pick(const struct board_sched *s);
+/* The core to step next: the fewest cycles, ties to the lowest index. */
+static inline int board_sched_pick(const struct board_sched *s)
+{
+	int i = 0;
+
+	for (int j = 1; j < s->cfg.ncores; j++)
+		if (s->cycles[j] < s->cycles[i])
+			i = j;
+	return i;
+}
 
 /*
  * The picked core sleeps: move its clock to the earliest cycle at which it
@@ -54,8 +64,12 @@ int board_sched_pick(const struct board_sched *s);
 int board_sched_sleep(struct board_sched *s, int core, uint64_t insns) MUST_CHECK;
 
 /* A data access by core during the step under way (timing cache). */
-void board_sched_access(struct board_sched *s, int core, uint32_t addr, unsigned size,
-			enum isa_access kind, int cacheable);
+static inline void board_sched_access(struct board_sched *s, int core, uint32_t addr, unsigned size,
+				      enum isa_access kind, int cacheable)
+{
+	if (cacheable && kind != ISA_ACC_FETCH && kind != ISA_ACC_VECTOR)
+		s->misses += dc_access(s->tcache[core], addr, size);
+}
 
 /* Before a step: clear the step's miss count. */
 static inline void board_sched_begin(struct board_sched *s)
@@ -63,7 +77,44 @@ static inline void board_sched_begin(struct board_sched *s)
 	s->misses = 0;
 }
 
+static inline uint64_t board_sched_splitmix(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* A stall of 1..jitter cycles on one instruction in 64 (bus contention, refresh). */
+static inline unsigned board_sched_jitter(struct board_sched *s)
+{
+	uint64_t r;
+
+	if (!s->cfg.jitter)
+		return 0;
+	r = board_sched_splitmix(&s->rng);
+	if (r & 63)
+		return 0;
+	return 1 + (unsigned)((r >> 6) % s->cfg.jitter);
+}
+
+/* board_sched_retire for everything but an ordinary instruction. */
+void board_sched_retire_other(struct board_sched *s, int core, const struct isa_step *st);
+
 /* After core's step st: charge its cost, tick its SysTick, deliver SEV. */
-void board_sched_retire(struct board_sched *s, int core, const struct isa_step *st);
+static inline void board_sched_retire(struct board_sched *s, int core, const struct isa_step *st)
+{
+	uint64_t cost;
+
+	if (st->ev != ISA_EV_INSN || st->insn_id == ARM_INS_SEV) {
+		board_sched_retire_other(s, core, st);
+		return;
+	}
+	cost = 1 + (st->taken ? s->cfg.branch_penalty : 0) + board_sched_jitter(s) +
+	       (uint64_t)s->misses * s->cfg.miss_penalty;
+	s->cycles[core] += cost;
+	isa_cpu_tick(s->cpu[core], cost);
+}
 
 #endif

@@ -14,6 +14,12 @@ struct dc {
 	unsigned sets, line_bits, set_bits;
 	uint32_t clock;
 	struct dc_way *ways; /* sets * assoc */
+	/*
+	 * The way of the line accessed last: a hint, checked before use (the way
+	 * must still hold that line), so nothing has to keep it up to date.
+	 */
+	uint32_t hint_line;
+	struct dc_way *hint;
 };
 
 static int pow2(uint32_t v)
@@ -61,9 +67,15 @@ static int access_line(struct dc *dc, uint32_t lineaddr)
 	uint32_t set = lineaddr & (dc->sets - 1), tag = lineaddr >> dc->set_bits;
 	struct dc_way *w = &dc->ways[(size_t)set * dc->cfg.assoc], *victim = w;
 
+	if (dc->hint && lineaddr == dc->hint_line && dc->hint->valid && dc->hint->tag == tag) {
+		dc->hint->lru = ++dc->clock;
+		return 0;
+	}
+	dc->hint_line = lineaddr;
 	for (unsigned i = 0; i < dc->cfg.assoc; i++) {
 		if (w[i].valid && w[i].tag == tag) {
 			w[i].lru = ++dc->clock;
+			dc->hint = &w[i];
 			return 0;
 		}
 		if (!w[i].valid || (victim->valid && w[i].lru < victim->lru))
@@ -72,6 +84,7 @@ static int access_line(struct dc *dc, uint32_t lineaddr)
 	victim->valid = 1;
 	victim->tag = tag;
 	victim->lru = ++dc->clock;
+	dc->hint = victim;
 	return 1;
 }
 

@@ -43,6 +43,8 @@ struct dc_fa {
 	uint64_t
 	    *flags; /* nways * fw words: granule k of way i is bit k % 64 of word i * fw + k / 64 */
 	struct dc_fa_stats stats[DC_FA_MAX_CORES];
+	/* per cache, the way of the line looked up last: a hint, checked before use */
+	size_t hint[DC_FA_MAX_CORES];
 };
 
 /* ---- configuration ------------------------------------------------------- */
@@ -251,6 +253,21 @@ static inline size_t lookup(const struct dc_fa *fa, size_t base, uint32_t ln)
 	return FA_NONE;
 }
 
+/* lookup() in cache c, trying the way of c's last hit first. */
+static inline size_t lookup_hinted(struct dc_fa *fa, int c, uint32_t ln)
+{
+	size_t i = fa->hint[c];
+
+	/* tags are whole line numbers: the right tag in c's ways is the right set */
+	if (i - (size_t)c * fa->cache_ways < fa->cache_ways && fa->ways[i].tag == ln &&
+	    (fa->ways[i].bits & FA_VALID))
+		return i;
+	i = lookup(fa, set_base(fa, c, ln), ln);
+	if (i != FA_NONE)
+		fa->hint[c] = i;
+	return i;
+}
+
 /*
  * Allocate line ln in the set at base: an invalid way if there is one, else
  * the least recently used, written back (charged to st) if dirty. The new
@@ -377,8 +394,7 @@ enum dc_fa_result dc_fa_load(struct dc_fa *fa, int core, uint32_t addr, unsigned
 
 	st->loads++;
 	if (!((addr ^ last) >> fa->line_bits) &&
-	    (i = lookup(fa, set_base(fa, c, addr >> fa->line_bits), addr >> fa->line_bits)) !=
-		FA_NONE &&
+	    (i = lookup_hinted(fa, c, addr >> fa->line_bits)) != FA_NONE &&
 	    flags_test(fa, i, (addr & (fa->cfg.line - 1)) >> fa->gran_bits,
 		       ((last & (fa->cfg.line - 1)) >> fa->gran_bits) + 1)) {
 		fa->ways[i].lru = ++fa->clock;

@@ -53,6 +53,9 @@ static void print_stats(struct board *b)
 	isa_decoder_stats(board_decoder(b), &lookups, &decodes);
 	fprintf(stderr, "decoder: %llu lookups, %llu decodes\n", (unsigned long long)lookups,
 		(unsigned long long)decodes);
+	fprintf(stderr, "engine: %llu steps on the fast path%s\n",
+		(unsigned long long)isa_decoder_fast_steps(board_decoder(b)),
+		isa_simple_engine() ? " (RAPTOR_SIMPLE_ENGINE)" : "");
 }
 
 int cmd_run(int argc, char **argv)

@@ -229,7 +229,12 @@ static inline void it_advance(struct isa_cpu *c)
 		c->s.it = (c->s.it & 0xe0) | ((c->s.it << 1) & 0x1f);
 }
 
-int isa_cpu_step(struct isa_cpu *c, struct isa_step *out)
+/*
+ * The general step (the simple engine): every case in the order of the
+ * architecture, the reference the fast path below is checked against
+ * (RAPTOR_SIMPLE_ENGINE=1 runs it for every step).
+ */
+static int step_general(struct isa_cpu *c, struct isa_step *out)
 {
 	const struct isa_insn *in;
 	int err, r, pass;
@@ -299,6 +304,80 @@ int isa_cpu_step(struct isa_cpu *c, struct isa_step *out)
 			/* did not retire: PC and ITSTATE stay on this instruction */
 			out->faulted = 1;
 			out->next_pc = c->pc;
+			c->s.it = it_before;
+			c->s.icount++;
+			return 0;
+		}
+	}
+	if (in->fn != isa_exec_it && !c->exc_return)
+		it_advance(c);
+	c->s.r[15] = c->next_pc;
+	out->next_pc = c->next_pc;
+	out->taken = c->branched;
+	out->exc_return = c->exc_return;
+	out->exc = c->tail_exc;
+	c->s.icount++;
+	if (c->stop)
+		out->ev = ISA_EV_STOP;
+	return 0;
+}
+
+/*
+ * The fast path: a core that is awake, not locked up, in Thumb state, with
+ * no fault and no exception pending (not even one that could not preempt:
+ * the test is one OR of the pending words) executes the instruction at its
+ * PC, found in the decode cache. Everything else, and a cache miss, takes
+ * the general step, which then does exactly what it always did.
+ */
+int isa_cpu_step(struct isa_cpu *c, struct isa_step *out)
+{
+	const struct isa_insn *in;
+	struct isa_insn *pg;
+	uint32_t pc = c->s.r[15];
+	unsigned cond;
+	int r;
+
+	if (__builtin_expect(c->dec->simple | c->s.lockup | c->s.pend_fault | c->s.sleeping |
+				 c->s.tbit_clear,
+			     0) ||
+	    (c->s.scs.sys_pending | (c->s.scs.nvic_pending & c->s.scs.nvic_enable)))
+		return step_general(c, out);
+	pg = c->dec->pages[pc >> DC_PAGE_BITS];
+	if (__builtin_expect(!pg, 0))
+		return step_general(c, out);
+	in = &pg[(pc & ((1u << DC_PAGE_BITS) - 1)) >> 1];
+	if (__builtin_expect(!in->fn, 0))
+		return step_general(c, out);
+	c->dec->lookups++;
+	c->dec->fast++;
+
+	c->pc = pc;
+	c->next_pc = pc + in->size;
+	c->stop = 0;
+	c->branched = 0;
+	c->exc_return = 0;
+	c->tail_exc = 0;
+	out->ev = ISA_EV_INSN;
+	out->pc = pc;
+	out->size = in->size;
+	out->cf = in->cf;
+	out->insn_id = in->id;
+	out->in_it = in_it_block(c);
+	out->faulted = 0;
+	cond = out->in_it ? c->s.it >> 4 : in->cond;
+	out->executed = cond >= 14 || cond_pass(c->s.apsr, cond);
+	if (out->executed) {
+		uint8_t it_before = c->s.it;
+
+		r = in->fn(c, in);
+		if (__builtin_expect(r != EX_OK, 0)) {
+			if (r == EX_FATAL)
+				return -1;
+			/* did not retire: PC and ITSTATE stay on this instruction */
+			out->faulted = 1;
+			out->next_pc = pc;
+			out->taken = out->exc_return = 0;
+			out->exc = 0;
 			c->s.it = it_before;
 			c->s.icount++;
 			return 0;

@@ -25,16 +25,26 @@ struct isa_decoder *isa_decoder_new(enum isa_model model)
 	cs_option(d->cs, CS_OPT_DETAIL, CS_OPT_ON);
 	d->model = model;
 	d->cache_on = !getenv("RAPTOR_NO_DECODE_CACHE"); /* white-box switch */
+	d->simple = isa_simple_engine() || !d->cache_on;
 	d->pages = xcalloc(1u << (32 - DC_PAGE_BITS), sizeof(*d->pages));
 	return d;
+}
+
+int isa_simple_engine(void)
+{
+	const char *e = getenv("RAPTOR_SIMPLE_ENGINE");
+
+	return e && *e && strcmp(e, "0");
 }
 
 void isa_decoder_free(struct isa_decoder *d)
 {
 	if (!d)
 		return;
-	for (size_t i = 0; i < (1u << (32 - DC_PAGE_BITS)); i++)
-		free(d->pages[i]);
+	/* only the pages decoded into: touching all 2^20 pointers costs milliseconds */
+	for (size_t i = 0; i < d->nused; i++)
+		free(d->pages[d->used[i]]);
+	free(d->used);
 	free(d->pages);
 	cs_close(&d->cs);
 	free(d);
@@ -43,6 +53,7 @@ void isa_decoder_free(struct isa_decoder *d)
 void isa_decoder_set_cache(struct isa_decoder *d, int on)
 {
 	d->cache_on = on;
+	d->simple = isa_simple_engine() || !on;
 }
 
 void isa_decoder_invalidate(struct isa_decoder *d, uint32_t addr, uint32_t len)
@@ -311,6 +322,11 @@ const struct isa_insn *isa_decode(struct isa_decoder *d, const struct isa_bus *b
 				return in;
 		} else {
 			pg = d->pages[pc >> DC_PAGE_BITS] = xcalloc(DC_PAGE_INSNS, sizeof(*pg));
+			if (d->nused == d->aused) {
+				d->aused = d->aused ? 2 * d->aused : 16;
+				d->used = xrealloc(d->used, d->aused * sizeof(*d->used));
+			}
+			d->used[d->nused++] = pc >> DC_PAGE_BITS;
 			in = &pg[(pc & ((1u << DC_PAGE_BITS) - 1)) >> 1];
 		}
 	} else {
@@ -323,6 +339,11 @@ const struct isa_insn *isa_decode(struct isa_decoder *d, const struct isa_bus *b
 	decode_into(d, in, pc, raw, size);
 	d->decodes++;
 	return in;
+}
+
+uint64_t isa_decoder_fast_steps(const struct isa_decoder *d)
+{
+	return d->fast;
 }
 
 void isa_decoder_stats(const struct isa_decoder *d, uint64_t *lookups, uint64_t *decodes)

@@ -120,6 +120,16 @@ void isa_decoder_set_cache(struct isa_decoder *d, int on);
  * creation (a white-box switch for tests: every lookup decodes).
  */
 void isa_decoder_stats(const struct isa_decoder *d, uint64_t *lookups, uint64_t *decodes);
+/*
+ * 1 when the environment asks for the simple engine (RAPTOR_SIMPLE_ENGINE
+ * set and not "0"): a white-box switch for tests, read when a decoder or a
+ * replay is created. The ISS then takes its general step for every
+ * instruction, and the replay its step-by-step loop, so that tests can
+ * check that the fast paths do exactly what the simple ones do.
+ */
+int isa_simple_engine(void);
+/* Steps of the cores on d that took isa_cpu_step's fast path (0 if simple). */
+uint64_t isa_decoder_fast_steps(const struct isa_decoder *d);
 /* Forget decoded instructions overlapping [addr, addr+len). */
 void isa_decoder_invalidate(struct isa_decoder *d, uint32_t addr, uint32_t len);
 

@@ -65,9 +65,18 @@ struct isa_decoder {
 	csh cs;
 	enum isa_model model;
 	int cache_on;
+	/*
+	 * Every step takes the general path (isa_cpu_step's fast path off):
+	 * RAPTOR_SIMPLE_ENGINE=1 at creation, a white-box switch; also while
+	 * the decode cache is off.
+	 */
+	int simple;
 	struct isa_insn **pages; /* 2^20 page pointers, allocated lazily */
+	uint32_t *used;		 /* the indices of the pages allocated */
+	size_t nused, aused;
 	struct isa_insn scratch; /* used when the cache is off */
 	uint64_t lookups, decodes;
+	uint64_t fast; /* steps isa_cpu_step's fast path made */
 };
 
 /* System Control Space state of one core. */

@@ -110,12 +110,42 @@ static size_t page_of(uint32_t addr)
 	return ROM_PAGES + ((addr - BOARD_SRAM_BASE) >> PAGE_BITS);
 }
 
+/* The known bits of bytes [off, off + n) of a page, n <= 8: a mask at bit off % 8. */
+static inline uint32_t known_mask(uint32_t off, uint32_t n)
+{
+	return ((1u << n) - 1) << (off % 8);
+}
+
+/* Two bytes of known flags from byte off / 8 (the second may be past the end: 0). */
+static inline uint32_t known_bits(const struct page *p, uint32_t off)
+{
+	uint32_t k = off / 8;
+
+	return p->known[k] | (k + 1 < PAGE_SIZE / 8 ? (uint32_t)p->known[k + 1] << 8 : 0);
+}
+
 void rpl_mem_write(struct rpl_mem *m, uint32_t addr, const uint8_t *buf, uint32_t n)
 {
+	uint32_t off = addr & (PAGE_SIZE - 1);
+
+	if (n <= 8 && off + n <= PAGE_SIZE) {
+		/* the usual case: one page, a few bytes */
+		struct page *p = own(m, page_of(addr));
+		uint32_t k = off / 8, mask = known_mask(off, n);
+
+		memcpy(p->data + off, buf, n);
+		p->known[k] |= (uint8_t)mask;
+		if (mask >> 8)
+			p->known[k + 1] |= (uint8_t)(mask >> 8);
+		return;
+	}
 	while (n) {
 		size_t pi = page_of(addr);
-		uint32_t off = addr & (PAGE_SIZE - 1), k = PAGE_SIZE - off;
 		struct page *p = own(m, pi);
+		uint32_t k;
+
+		off = addr & (PAGE_SIZE - 1);
+		k = PAGE_SIZE - off;
 
 		if (k > n)
 			k = n;
@@ -131,12 +161,22 @@ void rpl_mem_write(struct rpl_mem *m, uint32_t addr, const uint8_t *buf, uint32_
 uint32_t rpl_mem_read(const struct rpl_mem *m, uint32_t addr, uint8_t *buf, uint32_t n,
 		      uint32_t *first)
 {
-	uint32_t unknown = 0;
+	uint32_t unknown = 0, off = addr & (PAGE_SIZE - 1);
 
+	if (n <= 8 && off + n <= PAGE_SIZE) {
+		/* the usual case: one page, every byte known */
+		const struct page *p = m->page[page_of(addr)];
+		uint32_t mask = known_mask(off, n);
+
+		if (p && (known_bits(p, off) & mask) == mask) {
+			memcpy(buf, p->data + off, n);
+			return 0;
+		}
+	}
 	for (uint32_t i = 0; i < n; i++, addr++) {
 		const struct page *p = m->page[page_of(addr)];
-		uint32_t off = addr & (PAGE_SIZE - 1);
 
+		off = addr & (PAGE_SIZE - 1);
 		if (p && (p->known[off / 8] >> (off % 8) & 1)) {
 			buf[i] = p->data[off];
 		} else {

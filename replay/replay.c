@@ -109,6 +109,7 @@ struct rpl {
 	int nlv_due;
 
 	int in_reset; /* reset reads the vector table untraced, as the board did */
+	int simple;   /* RAPTOR_SIMPLE_ENGINE: the step loop as it was first written */
 	struct isa_step last; /* what the latest step did */
 
 	/* checkpoints, every `interval` instructions, in step order */
@@ -597,6 +598,7 @@ struct rpl *rpl_open(const char *dir)
 	r->elf_loaded = 1;
 
 	r->dec = isa_decoder_new(r->mf.model);
+	r->simple = isa_simple_engine();
 	r->bus = (struct isa_bus){ r, bus_read, bus_write, bus_fetch, bus_bkpt };
 	for (int i = 0; i < r->ncores; i++) {
 		r->cpu[i] = isa_cpu_new(i, r->mf.model, r->dec, &r->bus);
@@ -802,8 +804,7 @@ static int cf_no_msg(struct rpl *r, int core, uint64_t count)
 
 static int cf_step(struct rpl *r, int core, const struct isa_step *st, uint64_t cycle)
 {
-	struct bp_branch br = { st->pc, st->pc + st->size, st->cf,
-				st->in_it || st->cf == ISA_CF_COND_DIRECT };
+	struct bp_branch br;
 	struct bp_prediction pred;
 	enum bp_miss miss;
 	int taken, nx = r->mf.cf.enc == ST_CF_NXB;
@@ -822,6 +823,8 @@ static int cf_step(struct rpl *r, int core, const struct isa_step *st, uint64_t 
 		return cf_exception(r, core, st->exc, 1, cycle);
 	if (st->cf == ISA_CF_NONE)
 		return 0;
+	br = (struct bp_branch){ st->pc, st->pc + st->size, st->cf,
+				 st->in_it || st->cf == ISA_CF_COND_DIRECT };
 	if (st->cf == ISA_CF_COND_DIRECT)
 		taken = st->taken;
 	else
@@ -1171,6 +1174,17 @@ static int cf_only_step(struct rpl *r)
 	return 0;
 }
 
+/* The picked core sleeps: its clock skips ahead (a step of its own). */
+static int sleep_step(struct rpl *r, int i)
+{
+	memset(&r->last, 0, sizeof(r->last));
+	r->last.ev = ISA_EV_SLEEP;
+	if (board_sched_sleep(&r->sched, i, r->d.position))
+		return r->failed = 1, -1;
+	r->d.steps++;
+	return 0;
+}
+
 /*
  * One scheduler step: 0 go on, 1 the end of the recording (no step done
  * then, or the program's exit), -1 error. r->cur, r->last and r->acc tell
@@ -1179,47 +1193,50 @@ static int cf_only_step(struct rpl *r)
 static int step_once(struct rpl *r)
 {
 	struct isa_step *st = &r->last;
+	struct isa_cpu *cpu;
 	int i, fresh;
 	uint64_t cycle;
 
 	if (r->cfw)
 		return cf_only_step(r);
 	i = board_sched_pick(&r->sched);
+	cpu = r->cpu[i];
 	r->nacc = 0;
 	r->cur = i;
-	memset(st, 0, sizeof(*st));
-	st->ev = ISA_EV_SLEEP;
-	if (r->d.ended)
-		return 1;
-	if (r->d.have_end && at_end(r)) {
+	if (r->d.ended || (r->d.have_end && at_end(r))) {
+		memset(st, 0, sizeof(*st));
+		st->ev = ISA_EV_SLEEP;
+		if (r->d.ended)
+			return 1;
 		if (check_drained(r))
 			return -1;
 		r->d.ended = 1;
 		return 1;
 	}
-	if (isa_cpu_sleeping(r->cpu[i])) {
-		if (board_sched_sleep(&r->sched, i, r->d.position))
-			return r->failed = 1, -1;
-		r->d.steps++;
-		return 0;
-	}
-	if (r->d.have_end && r->d.insns[i] >= r->d.budget[i])
+	if (r->simple && isa_cpu_sleeping(cpu))
+		return sleep_step(r, i);
+	if (r->d.have_end && r->d.insns[i] >= r->d.budget[i] && !isa_cpu_sleeping(cpu))
 		return desync(r, r->cf_path, i, r->d.cf_head_at, "core %d runs past the end of its "
 			      "trace (its end message counts %llu instructions)", i,
 			      U(r->d.budget[i]));
 	r->nlv_due = 0;
-	fresh = r->d.steps >= r->frontier;
-	if (fresh)
-		rpl_sum_pc(&r->sum[r->nckpt - 1], isa_cpu_get(r->cpu[i], ISA_R_PC));
 	board_sched_begin(&r->sched);
-	if (isa_cpu_step(r->cpu[i], st))
+	/*
+	 * A core that sleeps (isa_cpu_sleeping) is exactly one whose step reports
+	 * ISA_EV_SLEEP without changing anything, so the fast engine asks the
+	 * step instead of asking first.
+	 */
+	if (isa_cpu_step(cpu, st))
 		return r->failed = 1, -1;
+	if (st->ev == ISA_EV_SLEEP)
+		return sleep_step(r, i);
+	fresh = r->d.steps >= r->frontier;
+	if (fresh && st->ev != ISA_EV_EXCEPTION)
+		rpl_sum_pc(&r->sum[r->nckpt - 1], st->pc);
 	board_sched_retire(&r->sched, i, st);
 	if (r->failed)
 		return -1;
 	r->d.steps++;
-	if (st->ev == ISA_EV_SLEEP)
-		return 0;
 	cycle = r->sched.cycles[i];
 	if ((st->ev == ISA_EV_INSN || st->ev == ISA_EV_STOP) && !st->faulted) {
 		r->d.insns[i]++;
@@ -1228,11 +1245,12 @@ static int step_once(struct rpl *r)
 	} else if (st->ev == ISA_EV_EXCEPTION) {
 		r->d.csteps[i]++;
 	}
-	for (int k = 0; r->mf.lv.timed && k < r->nlv_due; k++)
-		if (r->lv_due[k] != cycle)
-			return desync(r, r->lv_path, i, r->lv_due_at[k], "the message is stamped "
-				      "cycle %llu, the load retired at cycle %llu", U(r->lv_due[k]),
-				      U(cycle));
+	if (r->nlv_due && r->mf.lv.timed)
+		for (int k = 0; k < r->nlv_due; k++)
+			if (r->lv_due[k] != cycle)
+				return desync(r, r->lv_path, i, r->lv_due_at[k], "the message is "
+					      "stamped cycle %llu, the load retired at cycle %llu",
+					      U(r->lv_due[k]), U(cycle));
 	if (cf_step(r, i, st, cycle))
 		return -1;
 	if (r->truth && verify_step(r, i, st, cycle))

@@ -1,0 +1,126 @@
+#!/bin/sh
+. "$(dirname "$0")/lib.sh"
+test_description 'the fast engine and the simple one (RAPTOR_SIMPLE_ENGINE=1) agree instruction by instruction'
+
+# The ISS's fast step, the replay's step loop and the caches' hints are
+# fast paths over the general code they started from, which
+# RAPTOR_SIMPLE_ENGINE=1 runs instead (a white-box switch, read when a
+# decoder, scheduler or replay is created). Here both run the whole suite:
+# the ISS's registers before every instruction (run --trace-regs), every
+# file a recording writes (streams, ground truth, statistics), and the
+# replay of each recording checked against its ground truth by both.
+
+test_require "$RAPTOR"
+
+test_expect_success 'setup: the workloads and the ISA corner programs' '
+	abs_list "$GUEST/multi.list" >multi &&
+	abs_list "$GUEST/single.list" >single &&
+	ls "$BUILD"/isatest/*.elf | grep -v spin-forever >corners &&
+	test $(wc -l <multi) -ge 36 && test $(wc -l <single) -ge 70 &&
+	test $(wc -l <corners) -ge 5
+'
+
+# same_run ELF CORES: run --trace-regs with both engines, compare; prints
+# "ok LINES ELF CORES" or the failure.
+cat >same_run <<'EOF'
+#!/bin/sh
+elf=$1 n=$2
+cpu=m3
+case ${elf##*/} in *-m4-* | dsp-test.elf) cpu=m4 ;; esac
+d=$(mktemp -d run.XXXXXX)
+# --max-insns: a program that does not end must not fill the disk
+"$RAPTOR" run "$elf" --cpu $cpu --cores $n --max-insns 20000000 --trace-regs $d/fast \
+	>/dev/null 2>$d/err.fast
+a=$?
+RAPTOR_SIMPLE_ENGINE=1 "$RAPTOR" run "$elf" --cpu $cpu --cores $n --max-insns 20000000 \
+	--trace-regs $d/simple >/dev/null 2>$d/err.simple
+b=$?
+if [ $a != $b ]; then
+	echo "FAIL $elf $n: exit $a (fast) but $b (simple)"
+elif ! cmp -s $d/fast $d/simple; then
+	echo "FAIL $elf $n: the traces differ: $(cmp $d/fast $d/simple 2>&1)"
+elif [ ! -s $d/fast ]; then
+	echo "FAIL $elf $n: empty trace"
+else
+	echo "ok $(wc -l <$d/fast) $elf $n"
+fi
+rm -rf $d
+EOF
+chmod +x same_run
+
+# same_rec ELF CORES: record with the truth with both engines, compare
+# every file, replay --verify each with the other engine; prints "ok N ..."
+cat >same_rec <<'EOF'
+#!/bin/sh
+elf=$1 n=$2
+cpu=m3
+case ${elf##*/} in *-m4-*) cpu=m4 ;; esac
+d=$(mktemp -d rec.XXXXXX)
+if ! "$RAPTOR" record "$elf" --cpu $cpu --cores $n --truth -o $d/fast -q >/dev/null 2>$d/err ||
+   ! RAPTOR_SIMPLE_ENGINE=1 "$RAPTOR" record "$elf" --cpu $cpu --cores $n --truth -o $d/simple \
+	-q >/dev/null 2>>$d/err; then
+	echo "FAIL record $elf $n: $(tail -1 $d/err)"; exit 0
+fi
+for f in cf.bin lv.bin truth.gz stats.ini manifest.ini timeline.csv; do
+	if ! cmp -s $d/fast/$f $d/simple/$f; then
+		echo "FAIL record $elf $n: $f differs between the engines"; exit 0
+	fi
+done
+if ! RAPTOR_SIMPLE_ENGINE=1 "$RAPTOR" replay $d/fast --verify 2>$d/err.simple ||
+   ! "$RAPTOR" replay $d/simple --verify 2>$d/err.fast; then
+	echo "FAIL replay $elf $n: $(grep error $d/err.* | head -1)"; exit 0
+fi
+a=$(sed -n 's/^  \([0-9]*\) instructions verified.*/\1/p' $d/err.fast)
+b=$(sed -n 's/^  \([0-9]*\) instructions verified.*/\1/p' $d/err.simple)
+if [ -z "$a" ] || [ "$a" != "$b" ]; then
+	echo "FAIL replay $elf $n: $a instructions verified (fast), $b (simple)"; exit 0
+fi
+echo "ok $a $elf $n"
+rm -rf $d
+EOF
+chmod +x same_rec
+
+# jobs SCRIPT JOBS WHAT: SCRIPT over every line of JOBS, two at a time;
+# fails on a FAIL or a missing result
+jobs() {
+	xargs -P 2 -L 1 ./"$1" <"$2" >"$2.results" &&
+	test $(wc -l <"$2.results") = $(wc -l <"$2") &&
+	! grep FAIL "$2.results" &&
+	awk -v what="$3" "{ n += \$2 } END { print \"# \" n \" \" what \" over \" NR \" runs\" }" \
+		"$2.results"
+}
+
+test_expect_success 'the ISS: the registers before every instruction, single-core suite and corners' '
+	{
+		while read e; do echo "$e 1"; done <single
+		while read e; do echo "$e 1"; done <corners
+	} >runjobs &&
+	test_sample runjobs &&
+	jobs same_run runjobs "instructions compared"
+'
+
+test_expect_success 'the ISS on the board: the multicore suite at 4 cores (-Os builds)' '
+	grep -- "-Os.elf" multi | while read e; do echo "$e 4"; done >mrunjobs &&
+	test_sample mrunjobs &&
+	jobs same_run mrunjobs "steps compared"
+'
+
+test_expect_success 'recordings byte-identical, and each engine replays the other one exactly (-O2 builds)' '
+	{
+		grep -- "-O2.elf" multi | while read e; do for n in 2 8; do echo "$e $n"; done; done
+		grep -- "-O2.elf" single | while read e; do echo "$e 1"; done
+	} >recjobs &&
+	test_sample recjobs &&
+	jobs same_rec recjobs "instructions verified by both engines"
+'
+
+test_expect_success 'the switch is real: only the fast engine takes the fast path' '
+	e=$(head -1 single) &&
+	"$RAPTOR" run "$e" --cores 1 --stats >/dev/null 2>fast.err &&
+	RAPTOR_SIMPLE_ENGINE=1 "$RAPTOR" run "$e" --cores 1 --stats >/dev/null 2>simple.err &&
+	sed -n "s/^engine: \([0-9]*\) steps on the fast path\$/\1/p" fast.err >fast.n &&
+	grep "^engine: 0 steps on the fast path (RAPTOR_SIMPLE_ENGINE)\$" simple.err &&
+	test $(cat fast.n) -gt 100000
+'
+
+test_done
