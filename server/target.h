@@ -2,7 +2,7 @@
  * target: what the gdbserver (server/) asks of the thing it debugs. The
  * server reaches the replay only through this ops table, so the protocol
  * tests run against a fake target (tests/unit/rsp_test.c) and `raptor
- * serve` plugs the replay in (cli/cmd_serve.c).
+ * serve` plugs the replay in (replay/target.h).
  *
  * Cores are numbered 0..ncores-1 here; the server maps them to GDB thread
  * ids 1..ncores. Registers use OpenOCD's numbering for ARMv7-M (r0..r12,
