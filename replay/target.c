@@ -172,8 +172,8 @@ static int all_points(struct rpl_target *s, int on)
 	return 0;
 }
 
-static int t_resume(void *t, enum rsp_resume how, int core, int reverse, struct rsp_stop *stop,
-		    char *why)
+static int t_resume(void *t, enum rsp_resume how, int core, int alone, int reverse,
+		    struct rsp_stop *stop, char *why)
 {
 	struct rpl_target *s = t;
 	struct rpl_stop st;
@@ -181,13 +181,27 @@ static int t_resume(void *t, enum rsp_resume how, int core, int reverse, struct 
 	int k;
 
 	memset(stop, 0, sizeof(*stop));
-	if (how == RSP_STEP)
-		k = rpl_stepi(s->r, core, reverse, &st);
-	else
-		k = rpl_continue(s->r, reverse, &st);
-	if (k)
-		return failed(why, NULL);
-	stop->core = st.core;
+	for (;;) {
+		if (how == RSP_STEP)
+			k = rpl_stepi(s->r, core, reverse, &st);
+		else
+			k = rpl_continue(s->r, reverse, &st);
+		if (k)
+			return failed(why, NULL);
+		if (!alone || st.core == core ||
+		    (st.kind != RPL_STOP_BREAK && st.kind != RPL_STOP_WATCH))
+			break;
+		/*
+		 * GDB resumed core alone: another core's break- or watchpoint
+		 * is passed by (GDB 13 fails an assertion when a thread it did
+		 * not resume reports a stop). Backward, a watchpoint stop is
+		 * after the access, which the replay would find again: go to
+		 * just before it first.
+		 */
+		if (st.kind == RPL_STOP_WATCH && reverse && rpl_seek_step(s->r, st.step - 1) < 0)
+			return failed(why, NULL);
+	}
+	stop->core = alone ? core : st.core;
 	switch (st.kind) {
 	case RPL_STOP_BREAK:
 		stop->kind = RSP_STOP_BREAK;

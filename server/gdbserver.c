@@ -186,10 +186,15 @@ static int gen_tid(const struct gdbserver *s)
 	return s->gen > 0 ? s->gen : s->last;
 }
 
-/* The thread c, s, bc and bs act for. */
+/*
+ * The thread c, s, bc and bs act for. Hc0 (any) or Hc-1 (all) is how GDB
+ * resumes every thread (scheduler-locking off), and then the thread it
+ * steps is the one the user selected, which GDB reads through Hg: so the
+ * Hg thread (after a stop, the reported one), not the last reported.
+ */
 static int cont_tid(const struct gdbserver *s)
 {
-	return s->cont > 0 ? s->cont : s->last;
+	return s->cont > 0 ? s->cont : gen_tid(s);
 }
 
 /* The target's ELF file, or NULL. */
@@ -595,7 +600,7 @@ static void rep_stop(struct gdbserver *s, const struct rsp_stop *st)
 }
 
 /* Run the target, watching for Ctrl-C; the stop reply. */
-static void do_resume(struct gdbserver *s, enum rsp_resume how, int tid, int reverse)
+static void do_resume(struct gdbserver *s, enum rsp_resume how, int tid, int alone, int reverse)
 {
 	struct rsp_stop st = {.kind = RSP_STOP_INTERRUPT, .core = tid - 1};
 	struct watcher w = {.s = s, .running = 1};
@@ -616,11 +621,11 @@ static void do_resume(struct gdbserver *s, enum rsp_resume how, int tid, int rev
 	watching = !pthread_create(&thread, NULL, watch_main, &w);
 	if (!watching)
 		note(s, "cannot start the watcher thread: Ctrl-C will not work this time");
-	note(s, "%s %s core %d from position %llu", reverse ? "reverse" : "forward",
-	     how == RSP_STEP ? "step of" : "continue for", tid - 1,
+	note(s, "%s %s core %d%s from position %llu", reverse ? "reverse" : "forward",
+	     how == RSP_STEP ? "step of" : "continue for", tid - 1, alone ? " alone" : "",
 	     (unsigned long long)s->ops->position(s->t));
 	s->why[0] = 0;
-	r = s->ops->resume(s->t, how, tid - 1, reverse, &st, s->why);
+	r = s->ops->resume(s->t, how, tid - 1, alone, reverse, &st, s->why);
 	pthread_mutex_lock(&w.lock);
 	w.running = 0;
 	pthread_mutex_unlock(&w.lock);
@@ -1031,7 +1036,7 @@ static void pk_resume(struct gdbserver *s, const char *a, size_t n, enum rsp_res
 		rep_err(s, 1);
 		return;
 	}
-	do_resume(s, how, cont_tid(s), 0);
+	do_resume(s, how, cont_tid(s), s->cont > 0, 0);
 }
 
 static void pk_c(struct gdbserver *s, const char *a, size_t n)
@@ -1054,16 +1059,16 @@ static void pk_S(struct gdbserver *s, const char *a, size_t n)
 	pk_resume(s, a, n, RSP_STEP, 1);
 }
 
-/* bc : continue backward */
+/* bc : continue backward (the Hc thread alone if Hc named one) */
 static void pk_bc(struct gdbserver *s, const char *a, size_t n)
 {
-	do_resume(s, RSP_CONTINUE, cont_tid(s), 1);
+	do_resume(s, RSP_CONTINUE, cont_tid(s), s->cont > 0, 1);
 }
 
-/* bs : step the Hc (or last reported) thread backward */
+/* bs : step the Hc thread backward (Hc0, Hc-1: the Hg thread) */
 static void pk_bs(struct gdbserver *s, const char *a, size_t n)
 {
-	do_resume(s, RSP_STEP, cont_tid(s), 1);
+	do_resume(s, RSP_STEP, cont_tid(s), s->cont > 0, 1);
 }
 
 /* vCont? : the actions vCont supports */
@@ -1075,11 +1080,12 @@ static void pk_vcont_query(struct gdbserver *s, const char *a, size_t n)
 /*
  * vCont;ACTION[:tid]... : a step action anywhere steps its thread (the
  * replay runs every core on the way, in the recorded order); otherwise
- * everything continues.
+ * everything continues. Actions that all name one thread, with no default
+ * action (GDB's scheduler-locking), resume that thread alone.
  */
 static void pk_vcont(struct gdbserver *s, const char *a, size_t n)
 {
-	int step = 0, tid;
+	int step = 0, only = 0, all = 0, tid;
 	uint32_t sig;
 
 	if (*a != ';') {
@@ -1110,15 +1116,18 @@ static void pk_vcont(struct gdbserver *s, const char *a, size_t n)
 		}
 		if ((act == 's' || act == 'S') && !step)
 			step = tid > 0 ? tid : cont_tid(s);
+		if (tid <= 0 || (only && only != tid))
+			all = 1;
+		only = tid;
 	}
 	if (*a) {
 		rep_err(s, 1);
 		return;
 	}
 	if (step)
-		do_resume(s, RSP_STEP, step, 0);
+		do_resume(s, RSP_STEP, step, !all, 0);
 	else
-		do_resume(s, RSP_CONTINUE, cont_tid(s), 0);
+		do_resume(s, RSP_CONTINUE, all ? cont_tid(s) : only, !all, 0);
 }
 
 /* Z/z type,addr,kind[;...] : insert/remove a break- or watchpoint */

@@ -64,7 +64,7 @@ struct fake {
 	int intr;	/* interrupt() was called and not yet seen (atomic) */
 	int interrupts; /* interrupt() calls, all told (atomic) */
 	int resumes;	/* resume() calls */
-	int how, core, reverse;
+	int how, core, alone, reverse;
 	const char *exec; /* exec_file() */
 	int hide_psp;	  /* psp of core 2 unknown (GDB 13 then cannot step core 2) */
 };
@@ -199,8 +199,8 @@ static int fk_hit(int pos, struct rsp_stop *st)
 	return 0;
 }
 
-static int fk_resume(void *t, enum rsp_resume how, int core, int reverse, struct rsp_stop *st,
-		     char *why)
+static int fk_resume(void *t, enum rsp_resume how, int core, int alone, int reverse,
+		     struct rsp_stop *st, char *why)
 {
 	struct timespec ms = {0, 1000000};
 	int i;
@@ -208,6 +208,7 @@ static int fk_resume(void *t, enum rsp_resume how, int core, int reverse, struct
 	fk.resumes++;
 	fk.how = (int)how;
 	fk.core = core;
+	fk.alone = alone;
 	fk.reverse = reverse;
 	st->core = core;
 	if (fk.fail) {
@@ -989,13 +990,13 @@ static void test_resume(struct gdbserver *srv)
 
 	/* steps */
 	reply_is(&c, "vCont;s:2;c", "T05thread:2;");
-	tap_ok(fk.how == RSP_STEP && fk.core == 1 && !fk.reverse && fk.pos == 1,
-	       "vCont;s:2;c steps core 1 forward");
+	tap_ok(fk.how == RSP_STEP && fk.core == 1 && !fk.reverse && fk.pos == 1 && !fk.alone,
+	       "vCont;s:2;c steps core 1 forward, the others not held");
 	reply_is(&c, "qC", "QC2");
 	reply_is(&c, "vCont;c;s:3", "T05thread:3;");
 	tap_ok(fk.how == RSP_STEP && fk.core == 2, "vCont;c;s:3 steps core 2");
 	reply_is(&c, "vCont;S05:1", "T05thread:1;");
-	tap_ok(fk.how == RSP_STEP && fk.core == 0, "vCont;S05:1 steps core 0");
+	tap_ok(fk.how == RSP_STEP && fk.core == 0 && fk.alone, "vCont;S05:1 steps core 0 alone");
 	reply_is(&c, "vCont;s", "T05thread:1;");
 	tap_ok(fk.how == RSP_STEP && fk.core == 0, "vCont;s steps the last reported thread");
 	reply_is(&c, "Hc3", "OK");
@@ -1004,10 +1005,33 @@ static void test_resume(struct gdbserver *srv)
 	reply_is(&c, "bs", "T05thread:3;");
 	tap_ok(fk.how == RSP_STEP && fk.core == 2 && fk.reverse && fk.pos == 4,
 	       "bs steps core 2 backward");
+	tap_ok(fk.alone, "... alone (Hc3: scheduler-locking)");
+	/* `thread 1` after a stop of thread 3, then reverse-stepi (issue 16) */
 	reply_is(&c, "Hc0", "OK");
 	reply_is(&c, "Hg1", "OK");
-	reply_is(&c, "bs", "T05thread:3;");
-	tap_ok(fk.core == 2 && fk.reverse && fk.pos == 3, "Hc0; bs: the last reported thread");
+	reply_is(&c, "bs", "T05thread:1;");
+	tap_ok(fk.core == 0 && fk.reverse && fk.pos == 3 && !fk.alone,
+	       "Hc0; Hg1; bs: the Hg thread, not the last reported one");
+	reply_is(&c, "qC", "QC1");
+	reply_is(&c, "Hg2", "OK");
+	reply_is(&c, "Hc-1", "OK");
+	reply_is(&c, "bc", "T05thread:2;replaylog:begin;");
+	tap_ok(fk.how == RSP_CONTINUE && fk.core == 1 && fk.reverse && !fk.alone,
+	       "Hc-1; Hg2; bc: for the Hg thread, every core");
+	reply_is(&c, "Hg3", "OK");
+	reply_is(&c, "s", "T05thread:3;");
+	tap_ok(fk.how == RSP_STEP && fk.core == 2 && !fk.reverse, "Hc-1; Hg3; s steps core 2");
+	reply_is(&c, "vCont;c:2", "T05thread:2;replaylog:end;");
+	tap_ok(fk.how == RSP_CONTINUE && fk.core == 1 && fk.alone,
+	       "vCont;c:2 continues core 1 alone");
+	reply_is(&c, "vCont;s:3", "T05thread:3;replaylog:end;");
+	tap_ok(fk.how == RSP_STEP && fk.core == 2 && fk.alone, "vCont;s:3 steps core 2 alone");
+	reply_is(&c, "vCont;s:1;c:2", "T05thread:1;replaylog:end;");
+	tap_ok(fk.how == RSP_STEP && fk.core == 0 && !fk.alone,
+	       "vCont;s:1;c:2: core 0, the others not held");
+	fk.pos = 3;
+	reply_is(&c, "Hc0", "OK");
+	reply_is(&c, "Hg3", "OK");
 	reply_is(&c, "S05", "T05thread:3;");
 	tap_ok(fk.how == RSP_STEP && fk.core == 2 && !fk.reverse, "S05 steps forward");
 	reply_is(&c, "g", regs_hex(2, 4));
@@ -1403,7 +1427,8 @@ static void test_tcp(void)
 	       "second client during a continue: refused");
 	close(b.fd);
 	cl_raw(&a, "\x03", 1);
-	tap_ok(!cl_packet(&a) && !strcmp(a.buf, "T02thread:1;"), "tcp: the continue still ^C-able");
+	tap_ok(!cl_packet(&a) && !strcmp(a.buf, "T02thread:2;"),
+	       "tcp: the continue (for the Hg thread) still ^C-able");
 	cl_raw(&a, "+", 1);
 	fk.spin = 0;
 
@@ -1411,7 +1436,7 @@ static void test_tcp(void)
 	close(a.fd);
 	usleep(50000);
 	a.fd = tcp_connect(port);
-	reply_is(&a, "?", "T05thread:1;");
+	reply_is(&a, "?", "T05thread:2;");
 	reply_is(&a, "qfThreadInfo", "m1,2,3");
 
 	/* gdbserver_stop during a continue: T02, then the server returns */
@@ -1419,7 +1444,7 @@ static void test_tcp(void)
 	cl_frame(&a, "vCont;c", 7);
 	tap_is_int(rd(&a, 5000), '+', "tcp: continue acked");
 	gdbserver_stop(srv);
-	tap_ok(!cl_packet(&a) && !strcmp(a.buf, "T02thread:1;"), "stop: the continue interrupted");
+	tap_ok(!cl_packet(&a) && !strcmp(a.buf, "T02thread:2;"), "stop: the continue interrupted");
 	cl_raw(&a, "+", 1);
 	tap_ok(!join_server(&r, 5000) && r.rc == 0, "stop: gdbserver_serve returns 0");
 	fk.spin = 0;
