@@ -40,7 +40,9 @@ static const char serve_usage[] =
 	"\n"
 	"In GDB: 'monitor help' lists the monitor commands: OpenOCD's (reset halt,\n"
 	"targets, reg, mdw/mdh/mdb) and raptor's (info, time, goto, stats,\n"
-	"who-wrote ADDR [LEN]).\n"
+	"who-wrote ADDR [LEN]). 'target extended-remote' works too, as IDEs use it:\n"
+	"'run' starts the recording again from its beginning, 'kill' and 'detach'\n"
+	"keep the connection, 'attach 1' takes the replay where it is.\n"
 	"\n"
 	"Exit status: 0 after SIGINT/SIGTERM, 1 when the recording cannot be\n"
 	"opened or the port cannot be bound, 2 for bad usage.\n";

@@ -65,6 +65,9 @@ struct gdbserver {
 	int end;	      /* end the session after this packet */
 	int noreply;	      /* this packet gets no reply (k) */
 	int gen, cont;	      /* Hg, Hc thread ids: 0 any, -1 all */
+	int extended;	      /* GDB sent `!` (target extended-remote) */
+	int gone;	      /* extended: killed or detached, until vRun or vAttach */
+	int created;	      /* the process came from vRun (qAttached 0), not attach */
 	int last;	      /* thread id of the last stop (kept across sessions) */
 	int swbreak, hwbreak; /* GDB's qSupported offered them */
 	char why[RSP_WHY_MAX];
@@ -890,7 +893,10 @@ static int monitor(struct gdbserver *s, char *line)
 /* ? : the last stop, as a stop reply */
 static void pk_why(struct gdbserver *s, const char *a, size_t n)
 {
-	rep_printf(s, "T05thread:%x;", s->last);
+	if (s->gone)
+		rep_str(s, "W00"); /* no process: as gdbserver --multi says */
+	else
+		rep_printf(s, "T05thread:%x;", s->last);
 }
 
 /* G P M X: writes, refused: the recording must not change */
@@ -1152,18 +1158,86 @@ static void pk_point(struct gdbserver *s, const char *a, size_t n)
 	rep_str(s, "OK");
 }
 
-/* k : end the session, no reply */
+/*
+ * k : no reply; end the session, or in extended mode the process only
+ * (the connection stays, as with gdbserver --multi)
+ */
 static void pk_kill(struct gdbserver *s, const char *a, size_t n)
 {
 	s->noreply = 1;
-	s->end = 1;
+	if (s->extended)
+		s->gone = 1;
+	else
+		s->end = 1;
 }
 
-/* vKill;pid and D[;pid] : OK, then end the session */
+/* vKill;pid and D[;pid] : OK, then end the session (extended mode: the process only) */
 static void pk_detach(struct gdbserver *s, const char *a, size_t n)
 {
 	rep_str(s, "OK");
-	s->end = 1;
+	if (s->extended)
+		s->gone = 1;
+	else
+		s->end = 1;
+}
+
+/* ! : extended mode (target extended-remote) */
+static void pk_extended(struct gdbserver *s, const char *a, size_t n)
+{
+	s->extended = 1;
+	rep_str(s, "OK");
+}
+
+/* The stop reply of a process GDB just started or attached: thread tid, stopped. */
+static void rep_started(struct gdbserver *s, int tid)
+{
+	struct rsp_stop st = {.kind = RSP_STOP_STEP, .core = tid - 1};
+
+	s->gone = 0;
+	s->cont = 0;
+	rep_stop(s, &st);
+}
+
+/*
+ * vRun;[file][;arg]... : start the program again: back to the beginning of
+ * the recording, stopped (the file and arguments are what was recorded:
+ * ignored). A stop reply.
+ */
+static void pk_run(struct gdbserver *s, const char *a, size_t n)
+{
+	if (*a != ';') {
+		rep_err(s, 1);
+		return;
+	}
+	s->why[0] = 0;
+	if (s->ops->reset(s->t, s->why)) {
+		note(s, "vRun: %s", why(s));
+		rep_err(s, 1);
+		return;
+	}
+	s->created = 1;
+	rep_started(s, 1);
+}
+
+/*
+ * vAttach;pid : the replay is process 1; attach to it where it is. A stop
+ * reply for thread 1, so that GDB numbers the threads it then lists as the
+ * cores (it numbers them in the order it hears of them).
+ */
+static void pk_attach(struct gdbserver *s, const char *a, size_t n)
+{
+	uint32_t pid;
+
+	if (*a++ != ';' || parse_hex(&a, &pid) || *a) {
+		rep_err(s, 1);
+		return;
+	}
+	if (pid != 1) {
+		rep_printf(s, "E.raptor: no process %u: the replay is process 1", pid);
+		return;
+	}
+	s->created = 0;
+	rep_started(s, 1);
 }
 
 /* qSupported[:features] : ours; note GDB's swbreak+ and hwbreak+ */
@@ -1189,10 +1263,13 @@ static void pk_noack(struct gdbserver *s, const char *a, size_t n)
 	s->noreply = 1;
 }
 
-/* qAttached : 1, an existing process: leaving GDB detaches rather than kills */
+/*
+ * qAttached : 1, an existing process: leaving GDB detaches rather than
+ * kills; 0 after vRun, as for a process the server created
+ */
 static void pk_attached(struct gdbserver *s, const char *a, size_t n)
 {
-	rep_str(s, "1");
+	rep_str(s, s->created ? "0" : "1");
 }
 
 /* qC : the current thread */
@@ -1206,6 +1283,10 @@ static void pk_first_thread(struct gdbserver *s, const char *a, size_t n)
 {
 	int i;
 
+	if (s->gone) {
+		rep_str(s, "l"); /* no process, no threads */
+		return;
+	}
 	rep_str(s, "m");
 	for (i = 1; i <= s->ncores; i++)
 		rep_printf(s, i > 1 ? ",%x" : "%x", i);
@@ -1290,7 +1371,7 @@ static void pk_threads(struct gdbserver *s, const char *a, size_t n)
 
 	len +=
 	    (size_t)snprintf(xml + len, sizeof(xml) - len, "<?xml version=\"1.0\"?>\n<threads>\n");
-	for (i = 0; i < s->ncores; i++)
+	for (i = 0; i < s->ncores && !s->gone; i++) /* no process: no threads */
 		len += (size_t)snprintf(xml + len, sizeof(xml) - len,
 					"<thread id=\"%x\" core=\"%d\" name=\"core%d\"/>\n", i + 1,
 					i, i);
@@ -1339,6 +1420,7 @@ static void pk_symbol(struct gdbserver *s, const char *a, size_t n)
 struct packet_handler {
 	const char *name;
 	void (*fn)(struct gdbserver *s, const char *args, size_t len);
+	int live; /* needs the process: E01 once killed or detached (extended mode) */
 };
 
 /*
@@ -1347,41 +1429,44 @@ struct packet_handler {
  * by the end, ':', ';' or ',' (args start there). Anything else: empty.
  */
 static const struct packet_handler handlers[] = {
-    {"?", pk_why},
-    {"c", pk_c},
-    {"C", pk_C},
-    {"D", pk_detach},
-    {"g", pk_read_regs},
-    {"G", pk_write},
-    {"H", pk_set_thread},
-    {"k", pk_kill},
-    {"m", pk_read_mem},
-    {"M", pk_write},
-    {"p", pk_read_reg},
-    {"P", pk_write},
-    {"s", pk_s},
-    {"S", pk_S},
-    {"T", pk_thread_alive},
-    {"X", pk_write},
-    {"z", pk_point},
-    {"Z", pk_point},
-    {"bc", pk_bc},
-    {"bs", pk_bs},
-    {"qSupported", pk_supported},
-    {"QStartNoAckMode", pk_noack},
-    {"qAttached", pk_attached},
-    {"qC", pk_current},
-    {"qfThreadInfo", pk_first_thread},
-    {"qsThreadInfo", pk_next_thread},
-    {"qThreadExtraInfo", pk_thread_extra},
-    {"qXfer:features:read", pk_features},
-    {"qXfer:threads:read", pk_threads},
-    {"qXfer:exec-file:read", pk_exec_file},
-    {"qRcmd", pk_rcmd},
-    {"qSymbol", pk_symbol},
-    {"vCont?", pk_vcont_query},
-    {"vCont", pk_vcont},
-    {"vKill", pk_detach},
+    {"!", pk_extended, 0},
+    {"?", pk_why, 0},
+    {"c", pk_c, 1},
+    {"C", pk_C, 1},
+    {"D", pk_detach, 0},
+    {"g", pk_read_regs, 1},
+    {"G", pk_write, 0},
+    {"H", pk_set_thread, 0},
+    {"k", pk_kill, 0},
+    {"m", pk_read_mem, 1},
+    {"M", pk_write, 0},
+    {"p", pk_read_reg, 1},
+    {"P", pk_write, 0},
+    {"s", pk_s, 1},
+    {"S", pk_S, 1},
+    {"T", pk_thread_alive, 1},
+    {"X", pk_write, 0},
+    {"z", pk_point, 1},
+    {"Z", pk_point, 1},
+    {"bc", pk_bc, 1},
+    {"bs", pk_bs, 1},
+    {"qSupported", pk_supported, 0},
+    {"QStartNoAckMode", pk_noack, 0},
+    {"qAttached", pk_attached, 0},
+    {"qC", pk_current, 0},
+    {"qfThreadInfo", pk_first_thread, 0},
+    {"qsThreadInfo", pk_next_thread, 0},
+    {"qThreadExtraInfo", pk_thread_extra, 0},
+    {"qXfer:features:read", pk_features, 0},
+    {"qXfer:threads:read", pk_threads, 0},
+    {"qXfer:exec-file:read", pk_exec_file, 0},
+    {"qRcmd", pk_rcmd, 0},
+    {"qSymbol", pk_symbol, 0},
+    {"vCont?", pk_vcont_query, 0},
+    {"vCont", pk_vcont, 1},
+    {"vKill", pk_detach, 0},
+    {"vRun", pk_run, 0},
+    {"vAttach", pk_attach, 0},
 };
 
 static void dispatch(struct gdbserver *s, const char *pkt, size_t len)
@@ -1411,7 +1496,9 @@ static void dispatch(struct gdbserver *s, const char *pkt, size_t len)
 				break;
 			}
 	}
-	if (h)
+	if (h && h->live && s->gone)
+		rep_err(s, 1);
+	else if (h)
 		h->fn(s, args, len - (size_t)(args - pkt));
 	if (s->noreply || rsp_closed(s->conn))
 		return;
@@ -1472,6 +1559,7 @@ static int session(struct gdbserver *s, int fd, const char *head, size_t nhead)
 	s->end = 0;
 	s->closing = 0;
 	s->gen = s->cont = 0;
+	s->extended = s->gone = s->created = 0;
 	s->swbreak = s->hwbreak = 0;
 	s->clen = 0;
 	note(s, "GDB connected, position %llu", (unsigned long long)s->ops->position(s->t));

@@ -69,7 +69,17 @@
  * `flushregs` (the target's own `goto` should say so too).
  *
  * Sessions: `k` ends the session at once; vKill and D reply OK and end it.
- * The target keeps its position from one session to the next. A second
+ * The target keeps its position from one session to the next.
+ *
+ * Extended mode (`!`, GDB's target extended-remote), as gdbserver --multi
+ * with the replay as process 1: vRun;[file][;args] goes back to the
+ * beginning (ops->reset; file and arguments ignored) and replies
+ * T05thread:1; (qAttached then says 0); vKill, D and k (no reply) leave
+ * the session up with no process: `?` says W00, no threads are listed,
+ * and packets that need the process (registers, memory, resuming, points,
+ * T) get E01 until vRun or vAttach;1, which replies T05thread:1; where the
+ * replay is (vAttach of another pid: an E. error). Each session starts
+ * attached, outside extended mode. A second
  * GDB that connects while one is attached is accepted, its first packet
  * answered with "E.raptor: another GDB is already attached to this server"
  * (GDB 13 prints it as a warning, then "Remote connection closed"), and

@@ -766,7 +766,6 @@ static void test_basics(struct gdbserver *srv)
 	reply_is(&c, "vMustReplyEmpty", "");
 	reply_is(&c, "qTStatus", "");
 	reply_is(&c, "qOffsets", "");
-	reply_is(&c, "!", "");
 	reply_is(&c, "b9600", "");
 	reply_is(&c, "qCRC:0,4", "");
 	reply_is(&c, "x20000000,4", "");
@@ -1269,6 +1268,81 @@ static void test_monitor(struct gdbserver *srv)
 	}
 }
 
+/* ---- extended mode (target extended-remote) ------------------------------------------ */
+
+static void test_extended(struct gdbserver *srv)
+{
+	struct server_run r;
+	struct client c;
+
+	fk_reset_all();
+	if (!tap_ok(!open_session(&c, &r, srv), "extended: a session opens"))
+		return;
+	reply_is(&c, "!", "OK");
+	reply_is(&c, "qAttached", "1");
+	fk.pos = 7;
+	reply_is(&c, "vCont;s:2", "T05thread:2;");
+
+	/* vKill: OK, the connection stays, no process until vRun or vAttach */
+	reply_is(&c, "vKill;a410", "OK");
+	tap_is_int(rd(&c, 200), -1, "vKill: the connection stays");
+	reply_is(&c, "?", "W00");
+	reply_is(&c, "qfThreadInfo", "l");
+	reply_is(&c, "g", "E01");
+	reply_is(&c, "m20000000,4", "E01");
+	fk.resumes = 0;
+	reply_is(&c, "vCont;c", "E01");
+	reply_is(&c, "bs", "E01");
+	tap_is_int(fk.resumes, 0, "no process: nothing resumed");
+	tap_is_int(fk.pos, 8, "vKill leaves the replay where it was");
+
+	/* vRun: the beginning of the recording, stopped */
+	reply_is(&c, "vRun;", "T05thread:1;");
+	tap_is_int(fk.pos, 0, "vRun: back to the beginning");
+	reply_is(&c, "qAttached", "0");
+	reply_is(&c, "qfThreadInfo", "m1,2,3");
+	reply_is(&c, "qC", "QC1");
+	reply_is(&c, "g", regs_hex(0, 0));
+	reply_is(&c, "vCont;s:3", "T05thread:3;");
+	reply_is(&c, "vRun;2f746d702f612e656c66;6172677331", "T05thread:1;");
+	tap_is_int(fk.pos, 0, "vRun with a file and arguments: the recording all the same");
+	reply_is(&c, "vRun", "E01");
+
+	/* k: no reply, the process only */
+	fk.pos = 5;
+	cl_frame(&c, "k", 1);
+	tap_is_int(rd(&c, 5000), '+', "extended k acked");
+	tap_is_int(rd(&c, 200), -1, "extended k: no reply, the connection stays");
+	reply_is(&c, "?", "W00");
+
+	/* vAttach;1: where the replay is */
+	reply_is(&c, "vAttach;2", "E.raptor: no process 2: the replay is process 1");
+	reply_is(&c, "vAttach;x", "E01");
+	reply_is(&c, "vAttach;1", "T05thread:1;");
+	tap_is_int(fk.pos, 5, "vAttach: the replay where it was");
+	reply_is(&c, "qAttached", "1");
+	reply_is(&c, "?", "T05thread:1;");
+
+	/* D: OK, detached, connected */
+	reply_is(&c, "vCont;s:3", "T05thread:3;");
+	reply_is(&c, "D", "OK");
+	tap_is_int(rd(&c, 200), -1, "extended D: the connection stays");
+	reply_is(&c, "?", "W00");
+	reply_is(&c, "vAttach;1", "T05thread:1;");
+	tap_is_int(fk.pos, 6, "vAttach after D: the replay where it was, thread 1 reported");
+	close_session(&c, &r, "extended");
+
+	/* the next session: attached again, at the same position */
+	if (tap_ok(!open_session(&c, &r, srv), "after extended: a session opens")) {
+		reply_is(&c, "?", "T05thread:1;");
+		tap_is_int(fk.pos, 6, "the position kept across sessions");
+		reply_is(&c, "qAttached", "1");
+		reply_is(&c, "vKill;1", "OK");
+		tap_is_int(rd(&c, 5000), -2, "not extended: vKill closes the connection");
+		close_session(&c, &r, "after extended");
+	}
+}
+
 /* ---- random packets --------------------------------------------------------------- */
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
@@ -1594,6 +1668,7 @@ int main(void)
 	test_basics(srv);
 	test_resume(srv);
 	test_monitor(srv);
+	test_extended(srv);
 	test_random(srv);
 	gdbserver_free(srv);
 	test_tcp();
