@@ -53,6 +53,8 @@ def one(mode, tid, cmd):
     p0 = start()
     run("set scheduler-locking " + mode)
     thread(tid)
+    if tid == 3 and mode in ("off", "step"):
+        run("info threads")  # GDB reads every thread's registers (Hg1..Hg4) in between
     n0 = insns(tid - 1)
     ev = resume(cmd)
     run("set scheduler-locking replay")
