@@ -65,6 +65,9 @@ struct gdbserver {
 	int end;	      /* end the session after this packet */
 	int noreply;	      /* this packet gets no reply (k) */
 	int gen, cont;	      /* Hg, Hc thread ids: 0 any, -1 all */
+	int extended;	      /* GDB sent `!` (target extended-remote) */
+	int gone;	      /* extended: killed or detached, until vRun or vAttach */
+	int created;	      /* the process came from vRun (qAttached 0), not attach */
 	int last;	      /* thread id of the last stop (kept across sessions) */
 	int swbreak, hwbreak; /* GDB's qSupported offered them */
 	char why[RSP_WHY_MAX];
@@ -186,10 +189,15 @@ static int gen_tid(const struct gdbserver *s)
 	return s->gen > 0 ? s->gen : s->last;
 }
 
-/* The thread c, s, bc and bs act for. */
+/*
+ * The thread c, s, bc and bs act for. Hc0 (any) or Hc-1 (all) is how GDB
+ * resumes every thread (scheduler-locking off), and then the thread it
+ * steps is the one the user selected, which GDB reads through Hg: so the
+ * Hg thread (after a stop, the reported one), not the last reported.
+ */
 static int cont_tid(const struct gdbserver *s)
 {
-	return s->cont > 0 ? s->cont : s->last;
+	return s->cont > 0 ? s->cont : gen_tid(s);
 }
 
 /* The target's ELF file, or NULL. */
@@ -595,7 +603,7 @@ static void rep_stop(struct gdbserver *s, const struct rsp_stop *st)
 }
 
 /* Run the target, watching for Ctrl-C; the stop reply. */
-static void do_resume(struct gdbserver *s, enum rsp_resume how, int tid, int reverse)
+static void do_resume(struct gdbserver *s, enum rsp_resume how, int tid, int alone, int reverse)
 {
 	struct rsp_stop st = {.kind = RSP_STOP_INTERRUPT, .core = tid - 1};
 	struct watcher w = {.s = s, .running = 1};
@@ -616,11 +624,11 @@ static void do_resume(struct gdbserver *s, enum rsp_resume how, int tid, int rev
 	watching = !pthread_create(&thread, NULL, watch_main, &w);
 	if (!watching)
 		note(s, "cannot start the watcher thread: Ctrl-C will not work this time");
-	note(s, "%s %s core %d from position %llu", reverse ? "reverse" : "forward",
-	     how == RSP_STEP ? "step of" : "continue for", tid - 1,
+	note(s, "%s %s core %d%s from position %llu", reverse ? "reverse" : "forward",
+	     how == RSP_STEP ? "step of" : "continue for", tid - 1, alone ? " alone" : "",
 	     (unsigned long long)s->ops->position(s->t));
 	s->why[0] = 0;
-	r = s->ops->resume(s->t, how, tid - 1, reverse, &st, s->why);
+	r = s->ops->resume(s->t, how, tid - 1, alone, reverse, &st, s->why);
 	pthread_mutex_lock(&w.lock);
 	w.running = 0;
 	pthread_mutex_unlock(&w.lock);
@@ -885,7 +893,10 @@ static int monitor(struct gdbserver *s, char *line)
 /* ? : the last stop, as a stop reply */
 static void pk_why(struct gdbserver *s, const char *a, size_t n)
 {
-	rep_printf(s, "T05thread:%x;", s->last);
+	if (s->gone)
+		rep_str(s, "W00"); /* no process: as gdbserver --multi says */
+	else
+		rep_printf(s, "T05thread:%x;", s->last);
 }
 
 /* G P M X: writes, refused: the recording must not change */
@@ -1031,7 +1042,7 @@ static void pk_resume(struct gdbserver *s, const char *a, size_t n, enum rsp_res
 		rep_err(s, 1);
 		return;
 	}
-	do_resume(s, how, cont_tid(s), 0);
+	do_resume(s, how, cont_tid(s), s->cont > 0, 0);
 }
 
 static void pk_c(struct gdbserver *s, const char *a, size_t n)
@@ -1054,16 +1065,16 @@ static void pk_S(struct gdbserver *s, const char *a, size_t n)
 	pk_resume(s, a, n, RSP_STEP, 1);
 }
 
-/* bc : continue backward */
+/* bc : continue backward (the Hc thread alone if Hc named one) */
 static void pk_bc(struct gdbserver *s, const char *a, size_t n)
 {
-	do_resume(s, RSP_CONTINUE, cont_tid(s), 1);
+	do_resume(s, RSP_CONTINUE, cont_tid(s), s->cont > 0, 1);
 }
 
-/* bs : step the Hc (or last reported) thread backward */
+/* bs : step the Hc thread backward (Hc0, Hc-1: the Hg thread) */
 static void pk_bs(struct gdbserver *s, const char *a, size_t n)
 {
-	do_resume(s, RSP_STEP, cont_tid(s), 1);
+	do_resume(s, RSP_STEP, cont_tid(s), s->cont > 0, 1);
 }
 
 /* vCont? : the actions vCont supports */
@@ -1075,11 +1086,12 @@ static void pk_vcont_query(struct gdbserver *s, const char *a, size_t n)
 /*
  * vCont;ACTION[:tid]... : a step action anywhere steps its thread (the
  * replay runs every core on the way, in the recorded order); otherwise
- * everything continues.
+ * everything continues. Actions that all name one thread, with no default
+ * action (GDB's scheduler-locking), resume that thread alone.
  */
 static void pk_vcont(struct gdbserver *s, const char *a, size_t n)
 {
-	int step = 0, tid;
+	int step = 0, only = 0, all = 0, tid;
 	uint32_t sig;
 
 	if (*a != ';') {
@@ -1110,15 +1122,18 @@ static void pk_vcont(struct gdbserver *s, const char *a, size_t n)
 		}
 		if ((act == 's' || act == 'S') && !step)
 			step = tid > 0 ? tid : cont_tid(s);
+		if (tid <= 0 || (only && only != tid))
+			all = 1;
+		only = tid;
 	}
 	if (*a) {
 		rep_err(s, 1);
 		return;
 	}
 	if (step)
-		do_resume(s, RSP_STEP, step, 0);
+		do_resume(s, RSP_STEP, step, !all, 0);
 	else
-		do_resume(s, RSP_CONTINUE, cont_tid(s), 0);
+		do_resume(s, RSP_CONTINUE, all ? cont_tid(s) : only, !all, 0);
 }
 
 /* Z/z type,addr,kind[;...] : insert/remove a break- or watchpoint */
@@ -1143,18 +1158,86 @@ static void pk_point(struct gdbserver *s, const char *a, size_t n)
 	rep_str(s, "OK");
 }
 
-/* k : end the session, no reply */
+/*
+ * k : no reply; end the session, or in extended mode the process only
+ * (the connection stays, as with gdbserver --multi)
+ */
 static void pk_kill(struct gdbserver *s, const char *a, size_t n)
 {
 	s->noreply = 1;
-	s->end = 1;
+	if (s->extended)
+		s->gone = 1;
+	else
+		s->end = 1;
 }
 
-/* vKill;pid and D[;pid] : OK, then end the session */
+/* vKill;pid and D[;pid] : OK, then end the session (extended mode: the process only) */
 static void pk_detach(struct gdbserver *s, const char *a, size_t n)
 {
 	rep_str(s, "OK");
-	s->end = 1;
+	if (s->extended)
+		s->gone = 1;
+	else
+		s->end = 1;
+}
+
+/* ! : extended mode (target extended-remote) */
+static void pk_extended(struct gdbserver *s, const char *a, size_t n)
+{
+	s->extended = 1;
+	rep_str(s, "OK");
+}
+
+/* The stop reply of a process GDB just started or attached: thread tid, stopped. */
+static void rep_started(struct gdbserver *s, int tid)
+{
+	struct rsp_stop st = {.kind = RSP_STOP_STEP, .core = tid - 1};
+
+	s->gone = 0;
+	s->cont = 0;
+	rep_stop(s, &st);
+}
+
+/*
+ * vRun;[file][;arg]... : start the program again: back to the beginning of
+ * the recording, stopped (the file and arguments are what was recorded:
+ * ignored). A stop reply.
+ */
+static void pk_run(struct gdbserver *s, const char *a, size_t n)
+{
+	if (*a != ';') {
+		rep_err(s, 1);
+		return;
+	}
+	s->why[0] = 0;
+	if (s->ops->reset(s->t, s->why)) {
+		note(s, "vRun: %s", why(s));
+		rep_err(s, 1);
+		return;
+	}
+	s->created = 1;
+	rep_started(s, 1);
+}
+
+/*
+ * vAttach;pid : the replay is process 1; attach to it where it is. A stop
+ * reply for thread 1, so that GDB numbers the threads it then lists as the
+ * cores (it numbers them in the order it hears of them).
+ */
+static void pk_attach(struct gdbserver *s, const char *a, size_t n)
+{
+	uint32_t pid;
+
+	if (*a++ != ';' || parse_hex(&a, &pid) || *a) {
+		rep_err(s, 1);
+		return;
+	}
+	if (pid != 1) {
+		rep_printf(s, "E.raptor: no process %u: the replay is process 1", pid);
+		return;
+	}
+	s->created = 0;
+	rep_started(s, 1);
 }
 
 /* qSupported[:features] : ours; note GDB's swbreak+ and hwbreak+ */
@@ -1180,10 +1263,13 @@ static void pk_noack(struct gdbserver *s, const char *a, size_t n)
 	s->noreply = 1;
 }
 
-/* qAttached : 1, an existing process: leaving GDB detaches rather than kills */
+/*
+ * qAttached : 1, an existing process: leaving GDB detaches rather than
+ * kills; 0 after vRun, as for a process the server created
+ */
 static void pk_attached(struct gdbserver *s, const char *a, size_t n)
 {
-	rep_str(s, "1");
+	rep_str(s, s->created ? "0" : "1");
 }
 
 /* qC : the current thread */
@@ -1197,6 +1283,10 @@ static void pk_first_thread(struct gdbserver *s, const char *a, size_t n)
 {
 	int i;
 
+	if (s->gone) {
+		rep_str(s, "l"); /* no process, no threads */
+		return;
+	}
 	rep_str(s, "m");
 	for (i = 1; i <= s->ncores; i++)
 		rep_printf(s, i > 1 ? ",%x" : "%x", i);
@@ -1281,7 +1371,7 @@ static void pk_threads(struct gdbserver *s, const char *a, size_t n)
 
 	len +=
 	    (size_t)snprintf(xml + len, sizeof(xml) - len, "<?xml version=\"1.0\"?>\n<threads>\n");
-	for (i = 0; i < s->ncores; i++)
+	for (i = 0; i < s->ncores && !s->gone; i++) /* no process: no threads */
 		len += (size_t)snprintf(xml + len, sizeof(xml) - len,
 					"<thread id=\"%x\" core=\"%d\" name=\"core%d\"/>\n", i + 1,
 					i, i);
@@ -1330,6 +1420,7 @@ static void pk_symbol(struct gdbserver *s, const char *a, size_t n)
 struct packet_handler {
 	const char *name;
 	void (*fn)(struct gdbserver *s, const char *args, size_t len);
+	int live; /* needs the process: E01 once killed or detached (extended mode) */
 };
 
 /*
@@ -1338,41 +1429,44 @@ struct packet_handler {
  * by the end, ':', ';' or ',' (args start there). Anything else: empty.
  */
 static const struct packet_handler handlers[] = {
-    {"?", pk_why},
-    {"c", pk_c},
-    {"C", pk_C},
-    {"D", pk_detach},
-    {"g", pk_read_regs},
-    {"G", pk_write},
-    {"H", pk_set_thread},
-    {"k", pk_kill},
-    {"m", pk_read_mem},
-    {"M", pk_write},
-    {"p", pk_read_reg},
-    {"P", pk_write},
-    {"s", pk_s},
-    {"S", pk_S},
-    {"T", pk_thread_alive},
-    {"X", pk_write},
-    {"z", pk_point},
-    {"Z", pk_point},
-    {"bc", pk_bc},
-    {"bs", pk_bs},
-    {"qSupported", pk_supported},
-    {"QStartNoAckMode", pk_noack},
-    {"qAttached", pk_attached},
-    {"qC", pk_current},
-    {"qfThreadInfo", pk_first_thread},
-    {"qsThreadInfo", pk_next_thread},
-    {"qThreadExtraInfo", pk_thread_extra},
-    {"qXfer:features:read", pk_features},
-    {"qXfer:threads:read", pk_threads},
-    {"qXfer:exec-file:read", pk_exec_file},
-    {"qRcmd", pk_rcmd},
-    {"qSymbol", pk_symbol},
-    {"vCont?", pk_vcont_query},
-    {"vCont", pk_vcont},
-    {"vKill", pk_detach},
+    {"!", pk_extended, 0},
+    {"?", pk_why, 0},
+    {"c", pk_c, 1},
+    {"C", pk_C, 1},
+    {"D", pk_detach, 0},
+    {"g", pk_read_regs, 1},
+    {"G", pk_write, 0},
+    {"H", pk_set_thread, 0},
+    {"k", pk_kill, 0},
+    {"m", pk_read_mem, 1},
+    {"M", pk_write, 0},
+    {"p", pk_read_reg, 1},
+    {"P", pk_write, 0},
+    {"s", pk_s, 1},
+    {"S", pk_S, 1},
+    {"T", pk_thread_alive, 1},
+    {"X", pk_write, 0},
+    {"z", pk_point, 1},
+    {"Z", pk_point, 1},
+    {"bc", pk_bc, 1},
+    {"bs", pk_bs, 1},
+    {"qSupported", pk_supported, 0},
+    {"QStartNoAckMode", pk_noack, 0},
+    {"qAttached", pk_attached, 0},
+    {"qC", pk_current, 0},
+    {"qfThreadInfo", pk_first_thread, 0},
+    {"qsThreadInfo", pk_next_thread, 0},
+    {"qThreadExtraInfo", pk_thread_extra, 0},
+    {"qXfer:features:read", pk_features, 0},
+    {"qXfer:threads:read", pk_threads, 0},
+    {"qXfer:exec-file:read", pk_exec_file, 0},
+    {"qRcmd", pk_rcmd, 0},
+    {"qSymbol", pk_symbol, 0},
+    {"vCont?", pk_vcont_query, 0},
+    {"vCont", pk_vcont, 1},
+    {"vKill", pk_detach, 0},
+    {"vRun", pk_run, 0},
+    {"vAttach", pk_attach, 0},
 };
 
 static void dispatch(struct gdbserver *s, const char *pkt, size_t len)
@@ -1402,7 +1496,9 @@ static void dispatch(struct gdbserver *s, const char *pkt, size_t len)
 				break;
 			}
 	}
-	if (h)
+	if (h && h->live && s->gone)
+		rep_err(s, 1);
+	else if (h)
 		h->fn(s, args, len - (size_t)(args - pkt));
 	if (s->noreply || rsp_closed(s->conn))
 		return;
@@ -1463,6 +1559,7 @@ static int session(struct gdbserver *s, int fd, const char *head, size_t nhead)
 	s->end = 0;
 	s->closing = 0;
 	s->gen = s->cont = 0;
+	s->extended = s->gone = s->created = 0;
 	s->swbreak = s->hwbreak = 0;
 	s->clen = 0;
 	note(s, "GDB connected, position %llu", (unsigned long long)s->ops->position(s->t));

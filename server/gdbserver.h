@@ -15,9 +15,19 @@
  * Threads: GDB thread id = core + 1 (lowercase hex on the wire); 0 means
  * any thread, -1 all. Register and memory packets (and monitor reg, mdw,
  * targets' '*') act for the Hg thread (any: the last reported one); c, s,
- * bc and bs for the Hc thread (any: the last reported one); vCont names
- * its threads. After each stop reply
- * the Hg thread is the reported one, as GDB assumes.
+ * bc and bs for the Hc thread, and with Hc0 or Hc-1 (GDB resuming every
+ * thread) for the Hg thread: the one the user selected, whose registers
+ * GDB read last (`thread 3` then `reverse-stepi` steps core 2 back); vCont
+ * names its threads. After each stop reply the Hg thread is the reported
+ * one, as GDB assumes.
+ *
+ * Scheduler-locking: a resume of one thread alone (Hc with a thread, then
+ * c, s, bc or bs; a vCont whose actions all name one thread, no default)
+ * cannot hold the other cores in a replay: they run as recorded, but only
+ * that thread's break- and watchpoints stop it, and the stop names it (GDB
+ * 13 fails an assertion when a thread it did not resume reports a stop).
+ * GDB does this itself too, in every mode, to step a thread over a
+ * breakpoint. GDB keeps the registers of the threads it did not resume.
  *
  * Stop replies, always with the thread:
  *   T05thread:N;                  a step finished
@@ -59,7 +69,17 @@
  * `flushregs` (the target's own `goto` should say so too).
  *
  * Sessions: `k` ends the session at once; vKill and D reply OK and end it.
- * The target keeps its position from one session to the next. A second
+ * The target keeps its position from one session to the next.
+ *
+ * Extended mode (`!`, GDB's target extended-remote), as gdbserver --multi
+ * with the replay as process 1: vRun;[file][;args] goes back to the
+ * beginning (ops->reset; file and arguments ignored) and replies
+ * T05thread:1; (qAttached then says 0); vKill, D and k (no reply) leave
+ * the session up with no process: `?` says W00, no threads are listed,
+ * and packets that need the process (registers, memory, resuming, points,
+ * T) get E01 until vRun or vAttach;1, which replies T05thread:1; where the
+ * replay is (vAttach of another pid: an E. error). Each session starts
+ * attached, outside extended mode. A second
  * GDB that connects while one is attached is accepted, its first packet
  * answered with "E.raptor: another GDB is already attached to this server"
  * (GDB 13 prints it as a warning, then "Remote connection closed"), and

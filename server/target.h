@@ -2,7 +2,7 @@
  * target: what the gdbserver (server/) asks of the thing it debugs. The
  * server reaches the replay only through this ops table, so the protocol
  * tests run against a fake target (tests/unit/rsp_test.c) and `raptor
- * serve` plugs the replay in (cli/cmd_serve.c).
+ * serve` plugs the replay in (replay/target.h).
  *
  * Cores are numbered 0..ncores-1 here; the server maps them to GDB thread
  * ids 1..ncores. Registers use OpenOCD's numbering for ARMv7-M (r0..r12,
@@ -79,10 +79,13 @@ struct rsp_target_ops {
 	 * Run: continue (all cores, in the recorded order) or step core one
 	 * instruction, forward or (reverse = 1) backward, until a stop; fills
 	 * *stop. Blocks; interrupt() makes it return RSP_STOP_INTERRUPT soon.
+	 * alone = 1: GDB resumed core alone (its scheduler-locking): the other
+	 * cores still run as recorded, a replay cannot hold them, but only
+	 * core's break- and watchpoints stop it and every stop names core.
 	 * 0 / -1 (a damaged recording: the replay stays where it stopped).
 	 */
-	int (*resume)(void *t, enum rsp_resume how, int core, int reverse, struct rsp_stop *stop,
-		      char *why);
+	int (*resume)(void *t, enum rsp_resume how, int core, int alone, int reverse,
+		      struct rsp_stop *stop, char *why);
 	/* Ask a running resume() to stop. Async-signal-safe and thread-safe. */
 	void (*interrupt)(void *t);
 	/* Go back to the beginning of the recording (monitor reset halt). 0 / -1. */

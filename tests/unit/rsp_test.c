@@ -64,7 +64,7 @@ struct fake {
 	int intr;	/* interrupt() was called and not yet seen (atomic) */
 	int interrupts; /* interrupt() calls, all told (atomic) */
 	int resumes;	/* resume() calls */
-	int how, core, reverse;
+	int how, core, alone, reverse;
 	const char *exec; /* exec_file() */
 	int hide_psp;	  /* psp of core 2 unknown (GDB 13 then cannot step core 2) */
 };
@@ -199,8 +199,8 @@ static int fk_hit(int pos, struct rsp_stop *st)
 	return 0;
 }
 
-static int fk_resume(void *t, enum rsp_resume how, int core, int reverse, struct rsp_stop *st,
-		     char *why)
+static int fk_resume(void *t, enum rsp_resume how, int core, int alone, int reverse,
+		     struct rsp_stop *st, char *why)
 {
 	struct timespec ms = {0, 1000000};
 	int i;
@@ -208,6 +208,7 @@ static int fk_resume(void *t, enum rsp_resume how, int core, int reverse, struct
 	fk.resumes++;
 	fk.how = (int)how;
 	fk.core = core;
+	fk.alone = alone;
 	fk.reverse = reverse;
 	st->core = core;
 	if (fk.fail) {
@@ -765,7 +766,6 @@ static void test_basics(struct gdbserver *srv)
 	reply_is(&c, "vMustReplyEmpty", "");
 	reply_is(&c, "qTStatus", "");
 	reply_is(&c, "qOffsets", "");
-	reply_is(&c, "!", "");
 	reply_is(&c, "b9600", "");
 	reply_is(&c, "qCRC:0,4", "");
 	reply_is(&c, "x20000000,4", "");
@@ -989,13 +989,13 @@ static void test_resume(struct gdbserver *srv)
 
 	/* steps */
 	reply_is(&c, "vCont;s:2;c", "T05thread:2;");
-	tap_ok(fk.how == RSP_STEP && fk.core == 1 && !fk.reverse && fk.pos == 1,
-	       "vCont;s:2;c steps core 1 forward");
+	tap_ok(fk.how == RSP_STEP && fk.core == 1 && !fk.reverse && fk.pos == 1 && !fk.alone,
+	       "vCont;s:2;c steps core 1 forward, the others not held");
 	reply_is(&c, "qC", "QC2");
 	reply_is(&c, "vCont;c;s:3", "T05thread:3;");
 	tap_ok(fk.how == RSP_STEP && fk.core == 2, "vCont;c;s:3 steps core 2");
 	reply_is(&c, "vCont;S05:1", "T05thread:1;");
-	tap_ok(fk.how == RSP_STEP && fk.core == 0, "vCont;S05:1 steps core 0");
+	tap_ok(fk.how == RSP_STEP && fk.core == 0 && fk.alone, "vCont;S05:1 steps core 0 alone");
 	reply_is(&c, "vCont;s", "T05thread:1;");
 	tap_ok(fk.how == RSP_STEP && fk.core == 0, "vCont;s steps the last reported thread");
 	reply_is(&c, "Hc3", "OK");
@@ -1004,10 +1004,33 @@ static void test_resume(struct gdbserver *srv)
 	reply_is(&c, "bs", "T05thread:3;");
 	tap_ok(fk.how == RSP_STEP && fk.core == 2 && fk.reverse && fk.pos == 4,
 	       "bs steps core 2 backward");
+	tap_ok(fk.alone, "... alone (Hc3: scheduler-locking)");
+	/* `thread 1` after a stop of thread 3, then reverse-stepi (issue 16) */
 	reply_is(&c, "Hc0", "OK");
 	reply_is(&c, "Hg1", "OK");
-	reply_is(&c, "bs", "T05thread:3;");
-	tap_ok(fk.core == 2 && fk.reverse && fk.pos == 3, "Hc0; bs: the last reported thread");
+	reply_is(&c, "bs", "T05thread:1;");
+	tap_ok(fk.core == 0 && fk.reverse && fk.pos == 3 && !fk.alone,
+	       "Hc0; Hg1; bs: the Hg thread, not the last reported one");
+	reply_is(&c, "qC", "QC1");
+	reply_is(&c, "Hg2", "OK");
+	reply_is(&c, "Hc-1", "OK");
+	reply_is(&c, "bc", "T05thread:2;replaylog:begin;");
+	tap_ok(fk.how == RSP_CONTINUE && fk.core == 1 && fk.reverse && !fk.alone,
+	       "Hc-1; Hg2; bc: for the Hg thread, every core");
+	reply_is(&c, "Hg3", "OK");
+	reply_is(&c, "s", "T05thread:3;");
+	tap_ok(fk.how == RSP_STEP && fk.core == 2 && !fk.reverse, "Hc-1; Hg3; s steps core 2");
+	reply_is(&c, "vCont;c:2", "T05thread:2;replaylog:end;");
+	tap_ok(fk.how == RSP_CONTINUE && fk.core == 1 && fk.alone,
+	       "vCont;c:2 continues core 1 alone");
+	reply_is(&c, "vCont;s:3", "T05thread:3;replaylog:end;");
+	tap_ok(fk.how == RSP_STEP && fk.core == 2 && fk.alone, "vCont;s:3 steps core 2 alone");
+	reply_is(&c, "vCont;s:1;c:2", "T05thread:1;replaylog:end;");
+	tap_ok(fk.how == RSP_STEP && fk.core == 0 && !fk.alone,
+	       "vCont;s:1;c:2: core 0, the others not held");
+	fk.pos = 3;
+	reply_is(&c, "Hc0", "OK");
+	reply_is(&c, "Hg3", "OK");
 	reply_is(&c, "S05", "T05thread:3;");
 	tap_ok(fk.how == RSP_STEP && fk.core == 2 && !fk.reverse, "S05 steps forward");
 	reply_is(&c, "g", regs_hex(2, 4));
@@ -1245,6 +1268,81 @@ static void test_monitor(struct gdbserver *srv)
 	}
 }
 
+/* ---- extended mode (target extended-remote) ------------------------------------------ */
+
+static void test_extended(struct gdbserver *srv)
+{
+	struct server_run r;
+	struct client c;
+
+	fk_reset_all();
+	if (!tap_ok(!open_session(&c, &r, srv), "extended: a session opens"))
+		return;
+	reply_is(&c, "!", "OK");
+	reply_is(&c, "qAttached", "1");
+	fk.pos = 7;
+	reply_is(&c, "vCont;s:2", "T05thread:2;");
+
+	/* vKill: OK, the connection stays, no process until vRun or vAttach */
+	reply_is(&c, "vKill;a410", "OK");
+	tap_is_int(rd(&c, 200), -1, "vKill: the connection stays");
+	reply_is(&c, "?", "W00");
+	reply_is(&c, "qfThreadInfo", "l");
+	reply_is(&c, "g", "E01");
+	reply_is(&c, "m20000000,4", "E01");
+	fk.resumes = 0;
+	reply_is(&c, "vCont;c", "E01");
+	reply_is(&c, "bs", "E01");
+	tap_is_int(fk.resumes, 0, "no process: nothing resumed");
+	tap_is_int(fk.pos, 8, "vKill leaves the replay where it was");
+
+	/* vRun: the beginning of the recording, stopped */
+	reply_is(&c, "vRun;", "T05thread:1;");
+	tap_is_int(fk.pos, 0, "vRun: back to the beginning");
+	reply_is(&c, "qAttached", "0");
+	reply_is(&c, "qfThreadInfo", "m1,2,3");
+	reply_is(&c, "qC", "QC1");
+	reply_is(&c, "g", regs_hex(0, 0));
+	reply_is(&c, "vCont;s:3", "T05thread:3;");
+	reply_is(&c, "vRun;2f746d702f612e656c66;6172677331", "T05thread:1;");
+	tap_is_int(fk.pos, 0, "vRun with a file and arguments: the recording all the same");
+	reply_is(&c, "vRun", "E01");
+
+	/* k: no reply, the process only */
+	fk.pos = 5;
+	cl_frame(&c, "k", 1);
+	tap_is_int(rd(&c, 5000), '+', "extended k acked");
+	tap_is_int(rd(&c, 200), -1, "extended k: no reply, the connection stays");
+	reply_is(&c, "?", "W00");
+
+	/* vAttach;1: where the replay is */
+	reply_is(&c, "vAttach;2", "E.raptor: no process 2: the replay is process 1");
+	reply_is(&c, "vAttach;x", "E01");
+	reply_is(&c, "vAttach;1", "T05thread:1;");
+	tap_is_int(fk.pos, 5, "vAttach: the replay where it was");
+	reply_is(&c, "qAttached", "1");
+	reply_is(&c, "?", "T05thread:1;");
+
+	/* D: OK, detached, connected */
+	reply_is(&c, "vCont;s:3", "T05thread:3;");
+	reply_is(&c, "D", "OK");
+	tap_is_int(rd(&c, 200), -1, "extended D: the connection stays");
+	reply_is(&c, "?", "W00");
+	reply_is(&c, "vAttach;1", "T05thread:1;");
+	tap_is_int(fk.pos, 6, "vAttach after D: the replay where it was, thread 1 reported");
+	close_session(&c, &r, "extended");
+
+	/* the next session: attached again, at the same position */
+	if (tap_ok(!open_session(&c, &r, srv), "after extended: a session opens")) {
+		reply_is(&c, "?", "T05thread:1;");
+		tap_is_int(fk.pos, 6, "the position kept across sessions");
+		reply_is(&c, "qAttached", "1");
+		reply_is(&c, "vKill;1", "OK");
+		tap_is_int(rd(&c, 5000), -2, "not extended: vKill closes the connection");
+		close_session(&c, &r, "after extended");
+	}
+}
+
 /* ---- random packets --------------------------------------------------------------- */
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
@@ -1403,7 +1501,8 @@ static void test_tcp(void)
 	       "second client during a continue: refused");
 	close(b.fd);
 	cl_raw(&a, "\x03", 1);
-	tap_ok(!cl_packet(&a) && !strcmp(a.buf, "T02thread:1;"), "tcp: the continue still ^C-able");
+	tap_ok(!cl_packet(&a) && !strcmp(a.buf, "T02thread:2;"),
+	       "tcp: the continue (for the Hg thread) still ^C-able");
 	cl_raw(&a, "+", 1);
 	fk.spin = 0;
 
@@ -1411,7 +1510,7 @@ static void test_tcp(void)
 	close(a.fd);
 	usleep(50000);
 	a.fd = tcp_connect(port);
-	reply_is(&a, "?", "T05thread:1;");
+	reply_is(&a, "?", "T05thread:2;");
 	reply_is(&a, "qfThreadInfo", "m1,2,3");
 
 	/* gdbserver_stop during a continue: T02, then the server returns */
@@ -1419,7 +1518,7 @@ static void test_tcp(void)
 	cl_frame(&a, "vCont;c", 7);
 	tap_is_int(rd(&a, 5000), '+', "tcp: continue acked");
 	gdbserver_stop(srv);
-	tap_ok(!cl_packet(&a) && !strcmp(a.buf, "T02thread:1;"), "stop: the continue interrupted");
+	tap_ok(!cl_packet(&a) && !strcmp(a.buf, "T02thread:2;"), "stop: the continue interrupted");
 	cl_raw(&a, "+", 1);
 	tap_ok(!join_server(&r, 5000) && r.rc == 0, "stop: gdbserver_serve returns 0");
 	fk.spin = 0;
@@ -1569,6 +1668,7 @@ int main(void)
 	test_basics(srv);
 	test_resume(srv);
 	test_monitor(srv);
+	test_extended(srv);
 	test_random(srv);
 	gdbserver_free(srv);
 	test_tcp();
