@@ -4,21 +4,26 @@
  * count or seek latency without a ground truth, so this calls rpl_index,
  * rpl_checkpoints, rpl_seek and rpl_stepi itself.
  *
- * Usage: rplbench REC [INTERVAL [SEEKS [SEED]]]
+ * Usage: rplbench REC [INTERVAL [SEEKS [SEED [MEMORY]]]]
  *
- * Opens REC, sets the checkpoint interval (default RPL_DEFAULT_INTERVAL),
+ * Opens REC, sets the checkpoint interval (default RPL_DEFAULT_INTERVAL)
+ * and the checkpoints' memory budget (default RPL_DEFAULT_MEMORY; a size
+ * such as 64M),
  * replays to the end leaving checkpoints (rpl_index), then seeks SEEKS
  * (default 200) positions drawn uniformly from [0, end] in that random
  * order, forward or backward from wherever the previous seek left the
  * replay, and after each seek steps core 0 back by one instruction (a GDB
  * reverse-stepi). Prints key=value lines on stdout: index_s (CPU time) and
  * index_wall_s, instructions, checkpoints, checkpoint_bytes, rss_kb (peak
- * after indexing, getrusage), then seek_{min,median,p90,max,mean}_ms and
+ * after indexing, getrusage), ck_* (the store: budget, the most it held,
+ * how many states are compressed and from how many bytes to how many,
+ * checkpoints dropped and laid down again), then seek_{min,median,p90,max,mean}_ms and
  * rstep_{...}_ms, all CPU time. Then the far searches GDB's reverse-continue
  * makes, from the end: to a breakpoint at the reset handler (executed only
  * at the very beginning: the search crosses the whole recording) and to a
  * write watchpoint on the first word stored in the run, as rcont_*_ms,
- * rcont_*_position (where each landed).
+ * rcont_*_position (where each landed), and the store's ck_* and rss_kb
+ * again at the end.
  * Exit status 0, 1 on a replay error, 2 for bad usage.
  */
 #include <stdio.h>
@@ -82,9 +87,22 @@ static void summary(const char *prefix, double *ms, unsigned n)
 	       sum / n);
 }
 
+static void store_stats(const struct rpl *r)
+{
+	struct rpl_ckstore_stats cs;
+
+	rpl_checkpoint_stats(r, &cs);
+	printf("ck_budget=%llu\nck_peak=%llu\nck_packed=%zu\nck_raw_state=%llu\n"
+	       "ck_packed_state=%llu\nck_dropped=%llu\nck_recreated=%llu\nck_sparse=%u\n",
+	       (unsigned long long)cs.budget, (unsigned long long)cs.peak, cs.packed,
+	       (unsigned long long)cs.raw_state, (unsigned long long)cs.packed_state,
+	       (unsigned long long)cs.dropped, (unsigned long long)cs.recreated, cs.sparse);
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t interval = RPL_DEFAULT_INTERVAL, nseeks = 200, seed = 1, bytes, end;
+	uint64_t memory = RPL_DEFAULT_MEMORY;
 	double *seek_ms = NULL, *rstep_ms = NULL, t0, w0;
 	unsigned nrstep = 0;
 	uint32_t reset_pc, first;
@@ -94,16 +112,17 @@ int main(int argc, char **argv)
 	size_t n;
 	int s = 1;
 
-	if (argc < 2 || argc > 5 || (argc > 2 && (parse_u64(argv[2], &interval) || !interval)) ||
+	if (argc < 2 || argc > 6 || (argc > 2 && (parse_u64(argv[2], &interval) || !interval)) ||
 	    (argc > 3 && (parse_u64(argv[3], &nseeks) || nseeks > 1000000)) ||
-	    (argc > 4 && parse_u64(argv[4], &seed))) {
-		fputs("usage: rplbench REC [INTERVAL [SEEKS [SEED]]]\n", stderr);
+	    (argc > 4 && parse_u64(argv[4], &seed)) || (argc > 5 && parse_size(argv[5], &memory))) {
+		fputs("usage: rplbench REC [INTERVAL [SEEKS [SEED [MEMORY]]]]\n", stderr);
 		return 2;
 	}
 	r = rpl_open(argv[1]);
 	if (!r)
 		return 1;
 	rpl_set_interval(r, interval);
+	rpl_set_memory(r, memory);
 	t0 = now();
 	w0 = wall();
 	if (rpl_index(r))
@@ -114,6 +133,7 @@ int main(int argc, char **argv)
 	getrusage(RUSAGE_SELF, &ru);
 	printf("instructions=%llu\ncheckpoints=%zu\ncheckpoint_bytes=%llu\nrss_kb=%ld\n",
 	       (unsigned long long)end, n, (unsigned long long)bytes, ru.ru_maxrss);
+	store_stats(r);
 
 	seek_ms = xcalloc(nseeks + 1, sizeof(*seek_ms));
 	rstep_ms = xcalloc(nseeks + 1, sizeof(*rstep_ms));
@@ -159,6 +179,11 @@ int main(int argc, char **argv)
 		goto out;
 	printf("rcont_watch_ms=%.3f\nrcont_watch_position=%llu\nrcont_watch_addr=0x%08x\n",
 	       (now() - t0) * 1e3, (unsigned long long)stop.position, first);
+	n = rpl_checkpoints(r, &bytes);
+	getrusage(RUSAGE_SELF, &ru);
+	printf("end_checkpoints=%zu\nend_checkpoint_bytes=%llu\nend_rss_kb=%ld\n", n,
+	       (unsigned long long)bytes, ru.ru_maxrss);
+	store_stats(r);
 	s = 0;
 out:
 	free(seek_ms);

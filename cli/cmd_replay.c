@@ -48,6 +48,10 @@ static const char replay_usage[] =
 	"                  other core's occurrence may be passed) and stepi; no\n"
 	"                  watchpoints\n"
 	"  --interval N    instructions between checkpoints (default 65536)\n"
+	"  --memory SIZE   memory the checkpoints may hold (default 512M; K, M, G\n"
+	"                  suffixes): over it they are compressed, and thinned out\n"
+	"                  far from where the replay is, then laid down again when\n"
+	"                  it comes back\n"
 	"  --seed S        seed of --random's choices (default 1)\n"
 	"  -q, --quiet     no summary\n"
 	"  -h, --help      this text\n"
@@ -57,12 +61,13 @@ static const char replay_usage[] =
 
 int cmd_replay(int argc, char **argv)
 {
-	enum { O_VERIFY = 256, O_TO, O_RANDOM, O_INTERVAL, O_SEED, O_POINTS };
+	enum { O_VERIFY = 256, O_TO, O_RANDOM, O_INTERVAL, O_SEED, O_POINTS, O_MEMORY };
 	static const struct option opts[] = {
 		{ "verify", no_argument, NULL, O_VERIFY },
 		{ "to", required_argument, NULL, O_TO },
 		{ "random", required_argument, NULL, O_RANDOM },
 		{ "interval", required_argument, NULL, O_INTERVAL },
+		{ "memory", required_argument, NULL, O_MEMORY },
 		{ "seed", required_argument, NULL, O_SEED },
 		{ "check-points", required_argument, NULL, O_POINTS },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -70,6 +75,8 @@ int cmd_replay(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t to = UINT64_MAX, nrandom = 0, interval = 0, seed = 1, bytes, end = 0;
+	uint64_t memory = RPL_DEFAULT_MEMORY;
+	struct rpl_ckstore_stats cs;
 	unsigned fwd, bwd, checks;
 	uint64_t npoints = 0;
 	int opt, verify = 0, quiet = 0, s, status, full;
@@ -95,6 +102,10 @@ int cmd_replay(int argc, char **argv)
 		case O_INTERVAL:
 			if (parse_u64(optarg, &interval) || !interval)
 				return error("--interval: '%s' is not a positive number", optarg), 2;
+			break;
+		case O_MEMORY:
+			if (parse_size(optarg, &memory))
+				return error("--memory: '%s' is not a size (512M, 2G, ...)", optarg), 2;
 			break;
 		case O_POINTS:
 			if (parse_u64(optarg, &npoints) || !npoints || npoints > 64)
@@ -126,6 +137,7 @@ int cmd_replay(int argc, char **argv)
 		return 1;
 	if (interval)
 		rpl_set_interval(r, interval);
+	rpl_set_memory(r, memory);
 	if (npoints) {
 		s = rpl_check_points(r, (unsigned)npoints, seed, &checks);
 		if (!s && !quiet && rpl_regs_known(r))
@@ -147,12 +159,19 @@ int cmd_replay(int argc, char **argv)
 		if (!s && !quiet) {
 			size_t n = rpl_checkpoints(r, &bytes);
 
+			rpl_checkpoint_stats(r, &cs);
 			fprintf(stderr, "raptor replay: %s: %llu random positions among %llu equal "
 				"the ground truth%s (%u reached forward, %u backward; %zu checkpoints, "
 				"%.1f MiB; %.2f s)\n", argv[optind], (unsigned long long)nrandom,
 				(unsigned long long)end,
 				rpl_regs_known(r) ? "" : " (every core's PC after its steps)", fwd,
 				bwd, n, bytes / 1048576.0, secs);
+			fprintf(stderr, "  checkpoints: %llu bytes now, %llu at most, budget %llu; "
+				"%zu compressed (%llu to %llu bytes), %llu dropped, %llu laid down "
+				"again\n", (unsigned long long)cs.bytes,
+				(unsigned long long)cs.peak, (unsigned long long)cs.budget, cs.packed,
+				(unsigned long long)cs.raw_state, (unsigned long long)cs.packed_state,
+				(unsigned long long)cs.dropped, (unsigned long long)cs.recreated);
 		}
 		rpl_close(r);
 		return s ? 1 : 0;

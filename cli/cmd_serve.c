@@ -34,6 +34,9 @@ static const char serve_usage[] =
 	"  --at WHERE       start at 'begin' (default), 'end' or a POSITION\n"
 	"                   (instructions retired by all cores)\n"
 	"  --interval N     instructions between checkpoints (default 65536)\n"
+	"  --memory SIZE    memory the checkpoints may hold (default 512M; K, M, G\n"
+	"                   suffixes): over it they are compressed and thinned out\n"
+	"                   far from the current position\n"
 	"  --debug          log every packet to stderr\n"
 	"  --port-file F    write the port listened on to F (for scripts)\n"
 	"  -h, --help       this text\n"
@@ -101,19 +104,20 @@ static int go_to_start(struct serve *s, const char *at)
 
 int cmd_serve(int argc, char **argv)
 {
-	enum { O_PORT = 256, O_BIND, O_AT, O_INTERVAL, O_DEBUG, O_PORTFILE };
+	enum { O_PORT = 256, O_BIND, O_AT, O_INTERVAL, O_DEBUG, O_PORTFILE, O_MEMORY };
 	static const struct option opts[] = {
 		{ "port", required_argument, NULL, O_PORT },
 		{ "bind", required_argument, NULL, O_BIND },
 		{ "at", required_argument, NULL, O_AT },
 		{ "interval", required_argument, NULL, O_INTERVAL },
+		{ "memory", required_argument, NULL, O_MEMORY },
 		{ "debug", no_argument, NULL, O_DEBUG },
 		{ "port-file", required_argument, NULL, O_PORTFILE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *bind = "127.0.0.1", *at = "begin", *port_file = NULL;
-	uint64_t port = 3333, interval = 0;
+	uint64_t port = 3333, interval = 0, memory = RPL_DEFAULT_MEMORY;
 	struct serve s = { 0 };
 	struct sigaction sa;
 	char path[4096];
@@ -136,6 +140,10 @@ int cmd_serve(int argc, char **argv)
 		case O_INTERVAL:
 			if (parse_u64(optarg, &interval) || !interval)
 				return error("--interval: '%s' is not a positive number", optarg), 2;
+			break;
+		case O_MEMORY:
+			if (parse_size(optarg, &memory))
+				return error("--memory: '%s' is not a size (512M, 2G, ...)", optarg), 2;
 			break;
 		case O_DEBUG:
 			debug = 1;
@@ -162,6 +170,7 @@ int cmd_serve(int argc, char **argv)
 		return 1;
 	if (interval)
 		rpl_set_interval(s.r, interval);
+	rpl_set_memory(s.r, memory);
 	snprintf(path, sizeof(path), "%s/%s", s.dir, rpl_manifest(s.r)->elf);
 	s.elf = realpath(path, NULL);
 	if (go_to_start(&s, at))

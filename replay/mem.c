@@ -16,17 +16,22 @@ struct page {
 	uint8_t known[PAGE_SIZE / 8];
 };
 
-static uint64_t live_pages;
+/* The pages of a picture and its snapshots: what they hold together. */
+struct pool {
+	unsigned refs; /* pictures sharing it */
+	uint64_t pages;
+};
 
 struct rpl_mem {
+	struct pool *pool;
 	struct page *page[ROM_PAGES + SRAM_PAGES];
 };
 
-static void unref(struct page *p)
+static void unref(struct rpl_mem *m, struct page *p)
 {
 	if (p && !--p->refs) {
 		free(p);
-		live_pages--;
+		m->pool->pages--;
 	}
 }
 
@@ -43,13 +48,17 @@ static struct page *own(struct rpl_mem *m, size_t pi)
 		p->refs--;
 	}
 	q->refs = 1;
-	live_pages++;
+	m->pool->pages++;
 	return m->page[pi] = q;
 }
 
 struct rpl_mem *rpl_mem_new(void)
 {
-	return xcalloc(1, sizeof(struct rpl_mem));
+	struct rpl_mem *m = xcalloc(1, sizeof(*m));
+
+	m->pool = xcalloc(1, sizeof(*m->pool));
+	m->pool->refs = 1;
+	return m;
 }
 
 void rpl_mem_free(struct rpl_mem *m)
@@ -57,7 +66,9 @@ void rpl_mem_free(struct rpl_mem *m)
 	if (!m)
 		return;
 	for (size_t i = 0; i < ARRAY_SIZE(m->page); i++)
-		unref(m->page[i]);
+		unref(m, m->page[i]);
+	if (!--m->pool->refs)
+		free(m->pool);
 	free(m);
 }
 
@@ -66,6 +77,7 @@ struct rpl_mem *rpl_mem_snapshot(const struct rpl_mem *m)
 	struct rpl_mem *s = xmalloc(sizeof(*s));
 
 	memcpy(s, m, sizeof(*s));
+	s->pool->refs++;
 	for (size_t i = 0; i < ARRAY_SIZE(s->page); i++)
 		if (s->page[i])
 			s->page[i]->refs++;
@@ -82,16 +94,25 @@ void rpl_mem_restore(struct rpl_mem *m, const struct rpl_mem *snap,
 			changed(ctx, i < ROM_PAGES ? BOARD_ROM_BASE + (uint32_t)(i << PAGE_BITS)
 					: BOARD_SRAM_BASE + (uint32_t)((i - ROM_PAGES) << PAGE_BITS),
 				PAGE_SIZE);
-		unref(m->page[i]);
+		unref(m, m->page[i]);
 		m->page[i] = snap->page[i];
 		if (m->page[i])
 			m->page[i]->refs++;
 	}
 }
 
-uint64_t rpl_mem_live_bytes(void)
+uint64_t rpl_mem_bytes(const struct rpl_mem *m)
 {
-	return live_pages * sizeof(struct page);
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(m->page); i++)
+		n += m->page[i] != NULL;
+	return n * sizeof(struct page) + sizeof(*m);
+}
+
+uint64_t rpl_mem_pool_bytes(const struct rpl_mem *m)
+{
+	return m->pool->pages * sizeof(struct page) + m->pool->refs * sizeof(*m);
 }
 
 int rpl_mem_valid(uint32_t addr, uint32_t n)

@@ -35,7 +35,12 @@ void rpl_mem_write(struct rpl_mem *m, uint32_t addr, const uint8_t *buf, uint32_
 uint32_t rpl_mem_read(const struct rpl_mem *m, uint32_t addr, uint8_t *buf, uint32_t n,
 		      uint32_t *first);
 
-/* A snapshot sharing every page with m (copy on write); free it with rpl_mem_free. */
+/*
+ * A snapshot sharing every page with m (copy on write), and m's page pool
+ * (rpl_mem_pool_bytes); free it with rpl_mem_free. Snapshots and restores
+ * only mix pictures of one pool (a picture from rpl_mem_new and the
+ * snapshots of it and of them).
+ */
 struct rpl_mem *rpl_mem_snapshot(const struct rpl_mem *m);
 /*
  * Make m equal to snap again (sharing its pages). changed, if not NULL, is
@@ -45,7 +50,15 @@ struct rpl_mem *rpl_mem_snapshot(const struct rpl_mem *m);
  */
 void rpl_mem_restore(struct rpl_mem *m, const struct rpl_mem *snap,
 		     void (*changed)(void *ctx, uint32_t addr, uint32_t len), void *ctx);
-/* Bytes held by every page of every picture in the process (for statistics). */
-uint64_t rpl_mem_live_bytes(void);
+/* Bytes of m's page table and of the pages m holds (shared or not). */
+uint64_t rpl_mem_bytes(const struct rpl_mem *m);
+/*
+ * Bytes of every page held by m's pool: m, the picture it was snapshot
+ * from and all their snapshots, each shared page once, and their page
+ * tables. Minus
+ * rpl_mem_bytes(live): what the snapshots hold that the live picture does
+ * not, i.e. what freeing them all would give back.
+ */
+uint64_t rpl_mem_pool_bytes(const struct rpl_mem *m);
 
 #endif

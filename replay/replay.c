@@ -14,6 +14,7 @@
 #include "isa/elf.h"
 #include "predictors/bp.h"
 #include "replay/cfwalk.h"
+#include "replay/ckstore.h"
 #include "replay/mem.h"
 #include "replay/summary.h"
 #include "streams/cfmsg.h"
@@ -71,14 +72,6 @@ struct tqueue {
 	size_t head, n, a;
 };
 
-/* A checkpoint: the state after step d.steps. */
-struct ckpt {
-	struct dyn d;
-	struct rpl_mem *mem;
-	uint64_t cycles[MAX_CORES], rng;
-	uint8_t *blob; /* cores, predictors, caches, timing caches */
-};
-
 struct rpl {
 	struct st_manifest mf;
 	char *dir, *cf_path, *lv_path, *elf_path;
@@ -112,10 +105,16 @@ struct rpl {
 	int simple;   /* RAPTOR_SIMPLE_ENGINE: the step loop as it was first written */
 	struct isa_step last; /* what the latest step did */
 
-	/* checkpoints, every `interval` instructions, in step order */
-	struct ckpt *ckpt;
-	size_t nckpt, ackpt;
-	uint64_t interval, next_ckpt, ckpt_bytes;
+	/*
+	 * checkpoints, at every `interval`-th position (slot position / interval),
+	 * as many as the memory budget keeps (replay/ckstore.h); each holds a
+	 * state of state_size bytes: struct dyn, the cycles and the scheduler's
+	 * generator, then the blob of the cores, predictors, caches and timing
+	 * caches
+	 */
+	struct rpl_ckstore *ck;
+	size_t state_size;
+	uint64_t interval, next_ckpt;
 
 	uint32_t breaks[RPL_MAX_POINTS];
 	int nbreak;
@@ -123,10 +122,10 @@ struct rpl {
 	int nwatch;
 	volatile int interrupt;
 	/*
-	 * sum[i]: what the stretch from checkpoint i to checkpoint i + 1 did,
-	 * filled while the replay runs it the first time (steps >= frontier).
+	 * The store's summary i: what the stretch from checkpoint i to
+	 * checkpoint i + 1 did, filled while the replay runs it the first time
+	 * (steps >= frontier: always in the last stretch).
 	 */
-	struct rpl_summary *sum;
 	uint64_t frontier;
 	uint64_t break_step; /* the step where a breakpoint stop was last reported */
 
@@ -143,6 +142,13 @@ struct rpl {
 #define U(x) ((unsigned long long)(x))
 
 static void take_checkpoint(struct rpl *r);
+static size_t state_size(const struct rpl *r);
+
+/* The summary the first run through fills: the last stretch's. */
+static struct rpl_summary *open_sum(struct rpl *r)
+{
+	return rpl_ckstore_sum(r->ck, rpl_ckstore_count(r->ck) - 1);
+}
 
 /* The accesses watchpoints see: the instructions' own, not stacking or vectors. */
 static int watchable(enum isa_access kind)
@@ -660,6 +666,8 @@ struct rpl *rpl_open(const char *dir)
 	if (!r->cfw && (cf_next(r) || lv_next(r)))
 		goto fail;
 	r->break_step = UINT64_MAX;
+	r->state_size = state_size(r);
+	r->ck = rpl_ckstore_new(r->state_size, r->mem, RPL_DEFAULT_MEMORY);
 	rpl_set_interval(r, RPL_DEFAULT_INTERVAL);
 	take_checkpoint(r); /* the beginning */
 	free(mpath);
@@ -676,12 +684,7 @@ void rpl_close(struct rpl *r)
 		return;
 	if (r->truth)
 		st_truth_close_reader(r->truth);
-	for (size_t i = 0; i < r->nckpt; i++) {
-		rpl_mem_free(r->ckpt[i].mem);
-		free(r->ckpt[i].blob);
-	}
-	free(r->ckpt);
-	free(r->sum);
+	rpl_ckstore_free(r->ck);
 	cfw_free(r->cfw);
 	for (int i = 0; i < r->ncores; i++) {
 		if (r->bp[i] && !(r->mf.bp_shared && i))
@@ -1158,7 +1161,7 @@ static int cf_only_step(struct rpl *r)
 	isa_cpu_set(r->cpu[cs.core], ISA_R_PC, cs.next_pc);
 	if (r->d.steps >= r->frontier) {
 		/* the first run through: the stretch's summary (no data accesses) */
-		rpl_sum_pc(&r->sum[r->nckpt - 1], cs.pc);
+		rpl_sum_pc(open_sum(r), cs.pc);
 		r->frontier = r->d.steps + 1;
 	}
 	r->d.steps++;
@@ -1232,7 +1235,7 @@ static int step_once(struct rpl *r)
 		return sleep_step(r, i);
 	fresh = r->d.steps >= r->frontier;
 	if (fresh && st->ev != ISA_EV_EXCEPTION)
-		rpl_sum_pc(&r->sum[r->nckpt - 1], st->pc);
+		rpl_sum_pc(open_sum(r), st->pc);
 	board_sched_retire(&r->sched, i, st);
 	if (r->failed)
 		return -1;
@@ -1258,7 +1261,7 @@ static int step_once(struct rpl *r)
 	if (fresh) {
 		for (int a = 0; a < r->nacc; a++)
 			if (watchable(r->acc[a].kind))
-				rpl_sum_access(&r->sum[r->nckpt - 1], r->acc[a].addr, r->acc[a].size,
+				rpl_sum_access(open_sum(r), r->acc[a].addr, r->acc[a].size,
 					       r->acc[a].store);
 		r->frontier = r->d.steps;
 	}
@@ -1326,34 +1329,43 @@ static size_t blob_size(const struct rpl *r)
 	return n;
 }
 
+/* A checkpoint's state: struct dyn, the cycles, the generator, the blob. */
+static size_t state_size(const struct rpl *r)
+{
+	return sizeof(struct dyn) + sizeof(r->sched.cycles) + sizeof(r->sched.rng) + blob_size(r);
+}
+
+/*
+ * At every interval-th position (called when position reaches next_ckpt):
+ * a checkpoint there unless the store has it. At the frontier it is new;
+ * behind it, on a re-run of a stretch whose checkpoint thinning dropped, it
+ * is laid down again if the store would keep it (replay/ckstore.h).
+ */
 static void take_checkpoint(struct rpl *r)
 {
-	struct ckpt *c;
-	uint8_t *p;
+	uint64_t slot = r->d.position / r->interval;
+	int fresh = r->d.steps >= r->frontier;
+	struct rpl_mem *snap;
+	uint8_t *state, *p;
+	size_t ci;
 
-	r->next_ckpt = r->d.position + r->interval;
-	if (r->nckpt && r->ckpt[r->nckpt - 1].d.steps >= r->d.steps)
-		return; /* we are re-running a stretch already indexed */
-	if (r->nckpt && r->d.position < r->ckpt[r->nckpt - 1].d.position + r->interval) {
-		/* past the last checkpoint, restored from it: the next one is due later */
-		r->next_ckpt = r->ckpt[r->nckpt - 1].d.position + r->interval;
-		return;
+	r->next_ckpt = (slot + 1) * r->interval;
+	if (r->d.position != slot * r->interval)
+		return; /* restored past a slot: the next one is due later */
+	if (rpl_ckstore_count(r->ck)) {
+		ci = rpl_ckstore_before_step(r->ck, r->d.steps);
+		if (rpl_ckstore_steps(r->ck, ci) == r->d.steps)
+			return; /* the store has it */
+		if (!fresh && !rpl_ckstore_wants(r->ck, slot))
+			return;
 	}
-	if (r->nckpt == r->ackpt) {
-		r->ackpt = r->ackpt ? 2 * r->ackpt : 64;
-		r->ckpt = xrealloc(r->ckpt, r->ackpt * sizeof(*r->ckpt));
-		r->sum = xrealloc(r->sum, r->ackpt * sizeof(*r->sum));
-	}
-	if (r->nckpt)
-		r->sum[r->nckpt - 1].sealed = 1;
-	memset(&r->sum[r->nckpt], 0, sizeof(*r->sum));
-	c = &r->ckpt[r->nckpt++];
-	c->d = r->d;
-	c->mem = rpl_mem_snapshot(r->mem);
-	memcpy(c->cycles, r->sched.cycles, sizeof(c->cycles));
-	c->rng = r->sched.rng;
-	c->blob = p = xmalloc(blob_size(r));
-	r->ckpt_bytes += blob_size(r) + sizeof(*c);
+	state = p = xmalloc(r->state_size);
+	memcpy(p, &r->d, sizeof(r->d));
+	p += sizeof(r->d);
+	memcpy(p, r->sched.cycles, sizeof(r->sched.cycles));
+	p += sizeof(r->sched.cycles);
+	memcpy(p, &r->sched.rng, sizeof(r->sched.rng));
+	p += sizeof(r->sched.rng);
 	for (int i = 0; i < r->ncores; i++) {
 		isa_cpu_save(r->cpu[i], p);
 		p += isa_cpu_state_size();
@@ -1376,6 +1388,9 @@ static void take_checkpoint(struct rpl *r)
 	}
 	if (r->mc)
 		dc_mc2rt_save(r->mc, p);
+	snap = rpl_mem_snapshot(r->mem);
+	rpl_ckstore_add(r->ck, slot, r->d.steps, r->d.position, state, snap, fresh);
+	rpl_ckstore_trim(r->ck, slot);
 }
 
 /* A page of memory changes with a restore: code there may have been rewritten. */
@@ -1384,10 +1399,14 @@ static void forget_decoded(void *dec, uint32_t addr, uint32_t len)
 	isa_decoder_invalidate(dec, addr, len);
 }
 
-static int restore_checkpoint(struct rpl *r, const struct ckpt *c)
+/* Go back (or forward) to the store's checkpoint i. 0 / -1. */
+static int restore_checkpoint(struct rpl *r, size_t ci)
 {
-	const uint8_t *p = c->blob;
+	const struct rpl_mem *mem;
+	const uint8_t *p = rpl_ckstore_state(r->ck, ci, &mem);
 
+	if (!p)
+		return -1;
 	if (r->truth) {
 		/* the ground truth is read forward only */
 		st_truth_close_reader(r->truth);
@@ -1395,10 +1414,13 @@ static int restore_checkpoint(struct rpl *r, const struct ckpt *c)
 		for (int i = 0; i < r->ncores; i++)
 			r->tq[i].head = r->tq[i].n = 0;
 	}
-	r->d = c->d;
-	rpl_mem_restore(r->mem, c->mem, forget_decoded, r->dec);
-	memcpy(r->sched.cycles, c->cycles, sizeof(c->cycles));
-	r->sched.rng = c->rng;
+	memcpy(&r->d, p, sizeof(r->d));
+	p += sizeof(r->d);
+	memcpy(r->sched.cycles, p, sizeof(r->sched.cycles));
+	p += sizeof(r->sched.cycles);
+	memcpy(&r->sched.rng, p, sizeof(r->sched.rng));
+	p += sizeof(r->sched.rng);
+	rpl_mem_restore(r->mem, mem, forget_decoded, r->dec);
 	for (int i = 0; i < r->ncores; i++) {
 		isa_cpu_restore(r->cpu[i], p);
 		p += isa_cpu_state_size();
@@ -1430,19 +1452,15 @@ static int restore_checkpoint(struct rpl *r, const struct ckpt *c)
 }
 
 /* The latest checkpoint at or before step s (there is always the one at step 0). */
-static const struct ckpt *ckpt_before(const struct rpl *r, uint64_t s)
+static size_t ckpt_before(const struct rpl *r, uint64_t s)
 {
-	size_t lo = 0, hi = r->nckpt;
+	return rpl_ckstore_before_step(r->ck, s);
+}
 
-	while (hi - lo > 1) {
-		size_t mid = (lo + hi) / 2;
-
-		if (r->ckpt[mid].d.steps <= s)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return &r->ckpt[lo];
+/* The steps of checkpoint i. */
+static uint64_t ckpt_steps(const struct rpl *r, size_t i)
+{
+	return rpl_ckstore_steps(r->ck, i);
 }
 
 void rpl_set_interval(struct rpl *r, uint64_t insns)
@@ -1451,13 +1469,19 @@ void rpl_set_interval(struct rpl *r, uint64_t insns)
 	r->next_ckpt = r->d.position + r->interval;
 }
 
+void rpl_set_memory(struct rpl *r, uint64_t bytes)
+{
+	rpl_ckstore_set_budget(r->ck, bytes);
+	rpl_ckstore_trim(r->ck, r->d.position / r->interval);
+}
+
 /* Go to the state after s steps: 0, 1 if the recording ends before, -1 error. */
 int rpl_seek_step(struct rpl *r, uint64_t s)
 {
-	const struct ckpt *c = ckpt_before(r, s);
+	size_t c = ckpt_before(r, s);
 	int k;
 
-	if (r->failed || r->d.steps > s || c->d.steps > r->d.steps)
+	if (r->failed || r->d.steps > s || ckpt_steps(r, c) > r->d.steps)
 		if (restore_checkpoint(r, c))
 			return -1;
 	while (r->d.steps < s) {
@@ -1470,12 +1494,10 @@ int rpl_seek_step(struct rpl *r, uint64_t s)
 
 int rpl_seek(struct rpl *r, uint64_t position)
 {
-	const struct ckpt *c = &r->ckpt[0];
+	size_t c = rpl_ckstore_before_position(r->ck, position);
 	int k;
 
-	for (size_t i = 0; i < r->nckpt && r->ckpt[i].d.position <= position; i++)
-		c = &r->ckpt[i];
-	if (r->failed || r->d.position > position || c->d.steps > r->d.steps)
+	if (r->failed || r->d.position > position || ckpt_steps(r, c) > r->d.steps)
 		if (restore_checkpoint(r, c))
 			return -1;
 	while (r->d.position < position) {
@@ -1604,9 +1626,9 @@ static void fill_stop(struct rpl *r, struct rpl_stop *stop, enum rpl_stop_kind k
  */
 static int may_hit(const struct rpl *r, size_t i)
 {
-	const struct rpl_summary *s = &r->sum[i];
+	const struct rpl_summary *s = rpl_ckstore_sum_const(r->ck, i);
 
-	if (i + 1 >= r->nckpt || !s->sealed)
+	if (i + 1 >= rpl_ckstore_count(r->ck) || !s->sealed)
 		return 1;
 	for (int k = 0; k < r->nbreak; k++)
 		if (rpl_sum_may_pc(s, r->breaks[k]))
@@ -1625,23 +1647,23 @@ static int may_hit(const struct rpl *r, size_t i)
  */
 static int skip_forward(struct rpl *r)
 {
-	size_t i = ckpt_before(r, r->d.steps) - r->ckpt, j = i;
+	size_t i = ckpt_before(r, r->d.steps), j = i;
 
-	if (r->ckpt[i].d.steps != r->d.steps)
+	if (ckpt_steps(r, i) != r->d.steps)
 		return 0;
-	while (j + 1 < r->nckpt && !may_hit(r, j))
+	while (j + 1 < rpl_ckstore_count(r->ck) && !may_hit(r, j))
 		j++;
 	if (j == i)
 		return 0;
-	return restore_checkpoint(r, &r->ckpt[j]);
+	return restore_checkpoint(r, j);
 }
 
 /* The steps of the first checkpoint after the state now (UINT64_MAX: none yet). */
 static uint64_t next_edge(const struct rpl *r)
 {
-	size_t i = ckpt_before(r, r->d.steps) - r->ckpt;
+	size_t i = ckpt_before(r, r->d.steps);
 
-	return i + 1 < r->nckpt ? r->ckpt[i + 1].d.steps : UINT64_MAX;
+	return i + 1 < rpl_ckstore_count(r->ck) ? ckpt_steps(r, i + 1) : UINT64_MAX;
 }
 
 /*
@@ -1655,7 +1677,7 @@ static int forward(struct rpl *r, int core, struct rpl_stop *stop)
 	uint64_t edge = core < 0 ? next_edge(r) : UINT64_MAX;
 
 	memset(stop, 0, sizeof(*stop));
-	if (core < 0 && ckpt_before(r, r->d.steps)->d.steps == r->d.steps)
+	if (core < 0 && ckpt_steps(r, ckpt_before(r, r->d.steps)) == r->d.steps)
 		edge = r->d.steps; /* at a checkpoint already */
 	for (;;) {
 		if (r->d.steps == edge) {
@@ -1712,12 +1734,12 @@ static int backward(struct rpl *r, int core, struct rpl_stop *stop)
 
 	memset(stop, 0, sizeof(*stop));
 	while (hi > 0) {
-		if (core < 0 && !may_hit(r, ckpt_before(r, hi - 1) - r->ckpt)) {
-			hi = ckpt_before(r, hi - 1)->d.steps; /* nothing there can hit */
+		if (core < 0 && !may_hit(r, ckpt_before(r, hi - 1))) {
+			hi = ckpt_steps(r, ckpt_before(r, hi - 1)); /* nothing there can hit */
 			continue;
 		}
-		/* (running may append checkpoints and move the array: keep the step) */
-		uint64_t from = ckpt_before(r, hi - 1)->d.steps;
+		/* (running may add and drop checkpoints, moving the indexes: keep the step) */
+		uint64_t from = ckpt_steps(r, ckpt_before(r, hi - 1));
 
 		if (restore_checkpoint(r, ckpt_before(r, hi - 1)))
 			return -1;
@@ -1763,7 +1785,7 @@ static int backward(struct rpl *r, int core, struct rpl_stop *stop)
 		}
 		hi = from;
 	}
-	if (restore_checkpoint(r, &r->ckpt[0]))
+	if (restore_checkpoint(r, 0))
 		return -1;
 	fill_stop(r, stop, RPL_STOP_BEGIN, 0);
 	return 0;
@@ -1794,8 +1816,13 @@ uint64_t rpl_steps(const struct rpl *r)
 size_t rpl_checkpoints(const struct rpl *r, uint64_t *bytes)
 {
 	if (bytes)
-		*bytes = r->ckpt_bytes + rpl_mem_live_bytes() + r->nckpt * sizeof(*r->sum);
-	return r->nckpt;
+		*bytes = rpl_ckstore_bytes(r->ck);
+	return rpl_ckstore_count(r->ck);
+}
+
+void rpl_checkpoint_stats(const struct rpl *r, struct rpl_ckstore_stats *st)
+{
+	rpl_ckstore_stats(r->ck, st);
 }
 
 int rpl_read_mem(struct rpl *r, uint32_t addr, uint8_t *buf, uint32_t n, uint32_t *unknown)

@@ -27,6 +27,10 @@
  * cache and timing-cache copies, and the memory picture by copy-on-write
  * pages) are taken every `interval` instructions as the replay first runs
  * forward; going back restores the nearest one before and runs forward.
+ * They live in a store with a memory budget (replay/ckstore.h): over it,
+ * the cold ones' states are compressed and they are thinned, dense near
+ * the replay's position and sparse far away, and laid down again when the
+ * replay re-runs a stretch that lost them.
  *
  * Control flow only (a cf stream, no load-value stream: `record --lv-enc
  * none`; replay/cfwalk.h has the method). What is known, and how well:
@@ -60,11 +64,13 @@
 #include <stdint.h>
 
 #include "isa/isa.h"
+#include "replay/ckstore.h"
 #include "streams/manifest.h"
 #include "util/util.h"
 
 #define RPL_MAX_POINTS 64	  /* breakpoints, and watchpoints */
 #define RPL_DEFAULT_INTERVAL 65536 /* instructions between checkpoints */
+#define RPL_DEFAULT_MEMORY (512ull << 20) /* bytes the checkpoints may hold */
 
 struct rpl;
 
@@ -148,8 +154,19 @@ int rpl_run(struct rpl *r, uint64_t to) MUST_CHECK;
 void rpl_set_interval(struct rpl *r, uint64_t insns);
 /* Replay to the end once, leaving checkpoints all along. 0 / -1. */
 int rpl_index(struct rpl *r) MUST_CHECK;
-/* Number of checkpoints; *bytes gets the memory they and the pictures hold. */
+/*
+ * The memory the checkpoints may hold (default RPL_DEFAULT_MEMORY): their
+ * states, page tables and summaries and the memory pages only they hold
+ * (the replay's own picture, streams and program are not counted). Over
+ * it they are compressed and thinned at once and from then on
+ * (replay/ckstore.h). A budget too small for the checkpoint at the
+ * beginning leaves that one alone: every seek then replays from there.
+ */
+void rpl_set_memory(struct rpl *r, uint64_t bytes);
+/* Number of checkpoints; *bytes gets the memory they hold (as the budget counts it). */
 size_t rpl_checkpoints(const struct rpl *r, uint64_t *bytes);
+/* More about the checkpoints: compression, thinning, the most they held. */
+void rpl_checkpoint_stats(const struct rpl *r, struct rpl_ckstore_stats *st);
 
 /*
  * Go to a position (the state right after its instruction) or a step,

@@ -108,3 +108,39 @@ int parse_u64(const char *s, uint64_t *out)
 	*out = v;
 	return 0;
 }
+
+int parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	unsigned shift = 0;
+
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -1;
+	switch (*end) {
+	case 'k':
+	case 'K':
+		shift = 10;
+		break;
+	case 'm':
+	case 'M':
+		shift = 20;
+		break;
+	case 'g':
+	case 'G':
+		shift = 30;
+		break;
+	case 0:
+		break;
+	default:
+		return -1;
+	}
+	if ((shift && end[1]) || v > UINT64_MAX >> shift)
+		return -1;
+	*out = (uint64_t)v << shift;
+	return 0;
+}

@@ -45,5 +45,10 @@ char *xstrdup(const char *s);
 
 /* Parse an unsigned integer (decimal, 0x hex); 0 on success, -1 otherwise. */
 int parse_u64(const char *s, uint64_t *out) MUST_CHECK;
+/*
+ * Parse a size in bytes: a decimal number with an optional suffix K, M or
+ * G (KiB, MiB, GiB; either case), e.g. 512M, 2G. 0 / -1 (also on overflow).
+ */
+int parse_size(const char *s, uint64_t *out) MUST_CHECK;
 
 #endif

@@ -1,0 +1,126 @@
+/*
+ * ckstore: the replay's checkpoints and the summaries of the stretches
+ * between them, kept within a memory budget (DESIGN.md section 7: "dense
+ * near the current position, sparse far away, re-created on demand").
+ *
+ * A checkpoint is the replay's state after some step: an opaque byte
+ * string of a fixed size (the replay's scalar state and the blobs of its
+ * cores, predictors and caches) and a copy-on-write memory snapshot
+ * (replay/mem.h). The replay takes one at every `interval`-th position;
+ * slot k is the one at position k * interval. The store keeps them in step
+ * order; entry 0 (the beginning) is never dropped.
+ *
+ * Summaries: entry i owns the summary of the stretch from it to entry
+ * i + 1 (the last one's is open: the replay fills it while it runs past
+ * the frontier). Dropping entry i merges its summary into entry i - 1's
+ * (the bitmaps are ORed, sealed only if both were), so a search still only
+ * skips a stretch where no hit is possible. A checkpoint laid down again
+ * inside a stretch gives both halves a copy of the stretch's summary: a
+ * superset of each, as coarse as before the drop, never wrong.
+ *
+ * The budget counts what the store holds: each entry's bookkeeping, its
+ * state (as stored: raw or compressed), its summary, its snapshot's page
+ * table, and the memory pages the snapshots hold that the replay's live
+ * picture does not (what dropping every snapshot would give back). Over
+ * the budget, rpl_ckstore_trim first compresses the states of the cold
+ * checkpoints (zlib level 1; a few nearest the replay stay raw), then
+ * thins. Thinning keeps slot k, with the replay at slot c and d = |k - c|,
+ * only if k is a multiple of 2^(m + bitlen(d >> s)), bitlen(0) = 0: full
+ * density (every m-th) within 2^s slots of the replay, then half as dense
+ * in each further doubling of the distance, so about 2^s checkpoints per
+ * doubling whatever the recording's length. It starts at s = 6, m = 0;
+ * each time thinning at the current (s, m) is not enough, s goes down by
+ * one, and once it is 0, m goes up by one. The density never goes up again
+ * (the state sizes that made it go down stay). The predicate is monotone in
+ * d: a checkpoint dropped at a distance would be dropped farther away too,
+ * so moving away never asks for a dropped one back.
+ */
+#ifndef RAPTOR_RPL_CKSTORE_H
+#define RAPTOR_RPL_CKSTORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "replay/mem.h"
+#include "replay/summary.h"
+#include "util/util.h"
+
+struct rpl_ckstore;
+
+/* What the store holds (rpl_ckstore_stats). */
+struct rpl_ckstore_stats {
+	size_t count;	/* checkpoints */
+	size_t packed;	/* ... whose state is compressed */
+	uint64_t bytes; /* what the budget counts, now */
+	uint64_t peak;	/* the most it counted after a trim */
+	uint64_t budget;
+	uint64_t raw_state;    /* the states of the compressed ones, uncompressed */
+	uint64_t packed_state; /* ... and compressed */
+	uint64_t dropped;      /* checkpoints dropped by thinning, in all */
+	uint64_t recreated;    /* checkpoints laid down again */
+	unsigned sparse;       /* thinning level: s = 6 - sparse, or m = sparse - 6 */
+};
+
+/*
+ * A store for states of state_size bytes, the snapshots of picture live
+ * (which must outlive the store), with a budget of `budget` bytes. Empty:
+ * the first rpl_ckstore_add must be the beginning (slot 0).
+ */
+struct rpl_ckstore *rpl_ckstore_new(size_t state_size, const struct rpl_mem *live, uint64_t budget);
+/* Free the store, its states, snapshots and summaries. */
+void rpl_ckstore_free(struct rpl_ckstore *s);
+/* A new budget; takes effect at the next rpl_ckstore_trim. */
+void rpl_ckstore_set_budget(struct rpl_ckstore *s, uint64_t bytes);
+
+size_t rpl_ckstore_count(const struct rpl_ckstore *s);
+/* The index of the latest checkpoint at or before step `step` (0 at least). */
+size_t rpl_ckstore_before_step(const struct rpl_ckstore *s, uint64_t step);
+/* The index of the latest checkpoint at or before position `position`. */
+size_t rpl_ckstore_before_position(const struct rpl_ckstore *s, uint64_t position);
+uint64_t rpl_ckstore_steps(const struct rpl_ckstore *s, size_t i);
+uint64_t rpl_ckstore_position(const struct rpl_ckstore *s, size_t i);
+
+/*
+ * Would thinning keep a checkpoint at slot k with the replay there? The
+ * replay asks before it builds a state to lay one down again.
+ */
+int rpl_ckstore_wants(const struct rpl_ckstore *s, uint64_t slot);
+
+/*
+ * Add the checkpoint of slot `slot`, after step `steps` at position
+ * `position`: state (state_size bytes from xmalloc) and snap become the
+ * store's. Its place is by steps, which no entry may have already. fresh:
+ * the replay is at its frontier (it has run no step past this one yet; the
+ * entry is then the last): its summary starts empty. Otherwise it is a
+ * checkpoint laid down again and gets a copy of the summary of the stretch
+ * it splits (see the top). The summary of the stretch before the last
+ * entry is sealed: the open summary covers every step from the last
+ * checkpoint to the frontier, so it is complete for a stretch that ends
+ * before. Call rpl_ckstore_trim after.
+ */
+void rpl_ckstore_add(struct rpl_ckstore *s, uint64_t slot, uint64_t steps, uint64_t position,
+		     uint8_t *state, struct rpl_mem *snap, int fresh);
+
+/*
+ * The state of checkpoint i, uncompressed, and its snapshot in *mem. The
+ * bytes stay valid until the next call that changes the store. NULL when a
+ * compressed state does not inflate (reported).
+ */
+const uint8_t *rpl_ckstore_state(struct rpl_ckstore *s, size_t i, const struct rpl_mem **mem);
+
+/* The summary of the stretch after checkpoint i (the last's: the open one). */
+struct rpl_summary *rpl_ckstore_sum(struct rpl_ckstore *s, size_t i);
+const struct rpl_summary *rpl_ckstore_sum_const(const struct rpl_ckstore *s, size_t i);
+
+/*
+ * Keep the store within its budget, the replay being at slot `now`:
+ * compress cold states, then thin (see the top). Never drops entry 0; if
+ * entry 0 alone is over the budget, that is what is left.
+ */
+void rpl_ckstore_trim(struct rpl_ckstore *s, uint64_t now);
+
+/* What the budget counts now (see the top). */
+uint64_t rpl_ckstore_bytes(const struct rpl_ckstore *s);
+void rpl_ckstore_stats(const struct rpl_ckstore *s, struct rpl_ckstore_stats *st);
+
+#endif
