@@ -2,7 +2,7 @@
  * rplbench: time a replay's indexing and seeks through the replay/ API, for
  * bench/replay-index.sh. Not part of raptor: the CLI prints no checkpoint
  * count or seek latency without a ground truth, so this calls rpl_index,
- * rpl_checkpoints, rpl_seek and rpl_stepi itself.
+ * rpl_checkpoints, rpl_seek and rpl_stepi itself; bench/scale.sh too.
  *
  * Usage: rplbench REC [INTERVAL [SEEKS [SEED [MEMORY]]]]
  *
@@ -17,7 +17,7 @@
  * index_wall_s, instructions, checkpoints, checkpoint_bytes, rss_kb (peak
  * after indexing, getrusage), ck_* (the store: budget, the most it held,
  * how many states are compressed and from how many bytes to how many,
- * checkpoints dropped and laid down again), then seek_{min,median,p90,max,mean}_ms and
+ * checkpoints dropped and laid down again), then seek_{min,median,p90,p99,max,mean}_ms and
  * rstep_{...}_ms, all CPU time. Then the far searches GDB's reverse-continue
  * makes, from the end: to a breakpoint at the reset handler (executed only
  * at the very beginning: the search crosses the whole recording) and to a
@@ -81,10 +81,10 @@ static void summary(const char *prefix, double *ms, unsigned n)
 	qsort(ms, n, sizeof(*ms), by_value);
 	for (unsigned i = 0; i < n; i++)
 		sum += ms[i];
-	printf("%s_min_ms=%.3f\n%s_median_ms=%.3f\n%s_p90_ms=%.3f\n%s_max_ms=%.3f\n"
-	       "%s_mean_ms=%.3f\n",
-	       prefix, ms[0], prefix, ms[n / 2], prefix, ms[n * 9 / 10], prefix, ms[n - 1], prefix,
-	       sum / n);
+	printf("%s_min_ms=%.3f\n%s_median_ms=%.3f\n%s_p90_ms=%.3f\n%s_p99_ms=%.3f\n"
+	       "%s_max_ms=%.3f\n%s_mean_ms=%.3f\n",
+	       prefix, ms[0], prefix, ms[n / 2], prefix, ms[n * 9 / 10], prefix, ms[n * 99 / 100],
+	       prefix, ms[n - 1], prefix, sum / n);
 }
 
 static void store_stats(const struct rpl *r)

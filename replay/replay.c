@@ -1197,7 +1197,8 @@ static int step_once(struct rpl *r)
 {
 	struct isa_step *st = &r->last;
 	struct isa_cpu *cpu;
-	int i, fresh;
+	struct rpl_summary *osum; /* the open summary, past the frontier */
+	int i;
 	uint64_t cycle;
 
 	if (r->cfw)
@@ -1233,9 +1234,9 @@ static int step_once(struct rpl *r)
 		return r->failed = 1, -1;
 	if (st->ev == ISA_EV_SLEEP)
 		return sleep_step(r, i);
-	fresh = r->d.steps >= r->frontier;
-	if (fresh && st->ev != ISA_EV_EXCEPTION)
-		rpl_sum_pc(open_sum(r), st->pc);
+	osum = r->d.steps >= r->frontier ? open_sum(r) : NULL;
+	if (osum && st->ev != ISA_EV_EXCEPTION)
+		rpl_sum_pc(osum, st->pc);
 	board_sched_retire(&r->sched, i, st);
 	if (r->failed)
 		return -1;
@@ -1258,11 +1259,10 @@ static int step_once(struct rpl *r)
 		return -1;
 	if (r->truth && verify_step(r, i, st, cycle))
 		return -1;
-	if (fresh) {
+	if (osum) {
 		for (int a = 0; a < r->nacc; a++)
 			if (watchable(r->acc[a].kind))
-				rpl_sum_access(open_sum(r), r->acc[a].addr, r->acc[a].size,
-					       r->acc[a].store);
+				rpl_sum_access(osum, r->acc[a].addr, r->acc[a].size, r->acc[a].store);
 		r->frontier = r->d.steps;
 	}
 	if (r->d.position >= r->next_ckpt)
