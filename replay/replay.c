@@ -1354,10 +1354,15 @@ static void take_checkpoint(struct rpl *r)
 		return; /* restored past a slot: the next one is due later */
 	if (rpl_ckstore_count(r->ck)) {
 		ci = rpl_ckstore_before_step(r->ck, r->d.steps);
-		if (rpl_ckstore_steps(r->ck, ci) == r->d.steps)
-			return; /* the store has it */
-		if (!fresh && !rpl_ckstore_wants(r->ck, slot))
+		/*
+		 * Re-running a stretch: no new checkpoint, but the live picture has
+		 * moved on, so pages only the snapshots hold have grown: trim.
+		 */
+		if (rpl_ckstore_steps(r->ck, ci) == r->d.steps ||
+		    (!fresh && !rpl_ckstore_wants(r->ck, slot))) {
+			rpl_ckstore_trim(r->ck, slot);
 			return;
+		}
 	}
 	state = p = xmalloc(r->state_size);
 	memcpy(p, &r->d, sizeof(r->d));
