@@ -17,6 +17,8 @@ struct rec_cf {
 	struct rec_cf_config cfg;
 	struct bp *bp[ST_CF_MAX_CORES]; /* all the same pointer when shared */
 	struct st_cf_encoder enc[REC_CF_NENC];
+	/* the encoders run, in index order: NX_b's, then the TR_* ones */
+	int nx[2], nnx, tr[REC_CF_NENC - 2], ntr;
 	int out_index;
 	FILE *out;
 	const char *out_name;
@@ -55,6 +57,12 @@ struct rec_cf *rec_cf_new(const struct rec_cf_config *cfg)
 				return NULL;
 			}
 			st_cf_encoder_init(&cf->enc[rec_cf_index(e, t)], &fmt);
+			if (!(cfg->mask & 1u << rec_cf_index(e, t)))
+				continue;
+			if (e == ST_CF_NXB)
+				cf->nx[cf->nnx++] = rec_cf_index(e, t);
+			else
+				cf->tr[cf->ntr++] = rec_cf_index(e, t);
 		}
 	}
 	cf->out_index = -1;
@@ -129,19 +137,17 @@ static void put(struct rec_cf *cf, int e, const struct st_cf_msg *m)
 	drain(cf, e);
 }
 
+/* Into every TR_* encoder run (the order does not matter: each has its own stream). */
 static void put_tr(struct rec_cf *cf, const struct st_cf_msg *m)
 {
-	for (int t = 0; t < 2; t++) {
-		put(cf, rec_cf_index(ST_CF_TRB, t), m);
-		put(cf, rec_cf_index(ST_CF_TRE, t), m);
-		put(cf, rec_cf_index(ST_CF_TRA, t), m);
-	}
+	for (int k = 0; k < cf->ntr; k++)
+		put(cf, cf->tr[k], m);
 }
 
 static void put_nx(struct rec_cf *cf, const struct st_cf_msg *m)
 {
-	for (int t = 0; t < 2; t++)
-		put(cf, rec_cf_index(ST_CF_NXB, t), m);
+	for (int k = 0; k < cf->nnx; k++)
+		put(cf, cf->nx[k], m);
 }
 
 /* An exception (or, with exc 0, the end) for every encoding. */
@@ -336,6 +342,8 @@ int rec_cf_snapshot(struct rec_cf *cf, const uint64_t *cycles, int write, uint64
 
 const struct st_cf_encoder *rec_cf_encoder(const struct rec_cf *cf, int index)
 {
+	if (!(cf->cfg.mask & 1u << index))
+		return NULL;
 	return &cf->enc[index];
 }
 
