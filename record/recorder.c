@@ -14,6 +14,7 @@
 #include "record/cftm.h"
 #include "record/lvtm.h"
 #include "record/profile.h"
+#include "replay/replay.h"
 #include "streams/manifest.h"
 #include "streams/truth.h"
 
@@ -804,5 +805,77 @@ out:
 	free(r.path_lv);
 	free(r.path_manifest);
 	free(r.path_next);
+	return ret;
+}
+
+/* ---- every encoding from a replay ------------------------------------------ */
+
+static int peek_replay(void *ctx, uint32_t addr, uint8_t *buf, unsigned n)
+{
+	/* a byte the debugger does not know reads as 0: only values' lengths count here */
+	return rpl_read_mem(ctx, addr, buf, n, NULL) < 0 ? -1 : 0;
+}
+
+/* rpl_observe: the board observer's calls, on the replayed run. */
+static void on_replay_step(void *ctx, int core, const struct isa_step *st, uint64_t cycle,
+			   const struct board_access *acc, int nacc)
+{
+	struct rec *r = ctx;
+
+	for (int k = 0; k < nacc; k++)
+		rec_lv_access(r->lv, core, &acc[k]);
+	rec_cf_step(r->cf, core, st, cycle);
+	rec_lv_step(r->lv, core, cycle);
+}
+
+int rec_restat(const char *dir, const char *chunks, const char *out_dir)
+{
+	struct rec_options o;
+	struct rec r = { .o = &o };
+	const struct st_manifest *mf;
+	struct rec_cf_config cfc;
+	struct rec_lv_config lvc;
+	struct rpl *rp = rpl_open(dir);
+	uint64_t bits;
+	int ret = -1, s, status = 0, exited;
+
+	if (!rp)
+		return -1;
+	mf = rpl_manifest(rp);
+	rec_options_init(&o);
+	o.dir = out_dir;
+	o.all_encodings = 1;
+	if (chunks && rec_chunks_parse(chunks, &o))
+		goto out;
+	r.ncores = mf->ncores;
+	r.cf_mask = REC_CF_ALL;
+	r.lv_mask = REC_LV_ALL;
+	r.prof = rec_prof_new(r.ncores);
+	cfc = (struct rec_cf_config){ .ncores = r.ncores, .bp = mf->bp, .shared = mf->bp_shared,
+				      .cnt = o.cnt, .ta = o.ta, .cc = o.cc, .icnt = o.icnt,
+				      .mask = r.cf_mask, .prof = r.prof };
+	lvc = (struct rec_lv_config){ .cache = mf->cache, .cnt = o.fah, .cc = o.lvcc,
+				      .mask = r.lv_mask, .gzip = 1, .prof = r.prof };
+	lvc.cache.ncores = r.ncores;
+	if (!(r.cf = rec_cf_new(&cfc)) || !(r.lv = rec_lv_new(&lvc, peek_replay, rp)))
+		goto out;
+	/* one run forward: no checkpoints needed */
+	rpl_set_interval(rp, UINT64_MAX);
+	if (rpl_observe(rp, on_replay_step, &r))
+		goto out;
+	s = rpl_run(rp, UINT64_MAX);
+	if (s < 0)
+		goto out;
+	for (int i = 0; i < r.ncores; i++)
+		r.cycles[i] = rpl_cycles(rp, i);
+	if (rec_cf_finish(r.cf, r.cycles, &bits) || rec_lv_finish(r.lv, &bits))
+		goto out;
+	exited = rpl_exited(rp, &status);
+	ret = write_stats(&r, out_dir, exited, exited ? status : 0);
+out:
+	rec_cf_free(r.cf);
+	rec_lv_free(r.lv);
+	rec_prof_free(r.prof);
+	rpl_close(rp);
 	return ret;
 }

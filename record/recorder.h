@@ -77,6 +77,18 @@ int rec_chunks_parse(const char *s, struct rec_options *o) MUST_CHECK;
  */
 int rec_run(const struct rec_options *o, int *status) MUST_CHECK;
 
+/*
+ * Every encoding's statistics for the recording in dir, made without
+ * --all-encodings: replay it (replay.h) and run every trace module's
+ * encoders on the replayed run, as rec_run does on the board, with the
+ * chunk sizes the recording's stats.ini gives ([run] chunks, in --chunks
+ * syntax; NULL: the defaults). Writes stats.ini and timeline.csv, as
+ * --all-encodings would have, into out_dir. Needs both streams (the
+ * replay of a control-flow-only recording has no data accesses). 0, or -1
+ * with an error (a desync of the replay included).
+ */
+int rec_restat(const char *dir, const char *chunks, const char *out_dir) MUST_CHECK;
+
 /* Ask a running rec_run to stop after the current step (signal-safe). */
 void rec_interrupt(void);
 
