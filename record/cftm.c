@@ -10,7 +10,6 @@
 struct core_state {
 	uint64_t bcnt, icnt; /* TR_*: since the core's previous message */
 	uint64_t sl;	     /* NX_b: instructions since its previous message */
-	uint64_t cycle;	     /* after its latest step */
 };
 
 struct rec_cf {
@@ -150,8 +149,13 @@ static void put_nx(struct rec_cf *cf, const struct st_cf_msg *m)
 		put(cf, cf->nx[k], m);
 }
 
-/* An exception (or, with exc 0, the end) for every encoding. */
-static void put_exception(struct rec_cf *cf, int core, uint64_t cycle, unsigned exc, int tail)
+/*
+ * An exception (or, with exc 0, the end) for every encoding. Kept out of
+ * line, as branch() is, so that rec_cf_step's common case (an instruction
+ * that is no branch) stays a few increments without a stack frame.
+ */
+static __attribute__((noinline)) void put_exception(struct rec_cf *cf, int core, uint64_t cycle,
+						    unsigned exc, int tail)
 {
 	struct core_state *cs = &cf->core[core];
 	struct st_cf_msg m = { .core = core, .cycle = cycle, .exc = exc, .tail = tail };
@@ -179,7 +183,8 @@ static void count_class(struct rec_cf_core_stats *s, const struct isa_step *st, 
 }
 
 /* mcfTRaptor Fig. 4 (TR_*) and the Nexus-like baseline for one branch. */
-static void branch(struct rec_cf *cf, int core, const struct isa_step *st, uint64_t cycle)
+static __attribute__((noinline)) void branch(struct rec_cf *cf, int core, const struct isa_step *st,
+					     uint64_t cycle)
 {
 	struct core_state *cs = &cf->core[core];
 	struct bp_branch br = {
@@ -233,8 +238,6 @@ void rec_cf_step(struct rec_cf *cf, int core, const struct isa_step *st, uint64_
 	struct core_state *cs = &cf->core[core];
 	struct rec_cf_core_stats *s = &cf->stats[core];
 
-	cs->cycle = cycle;
-	s->cycles = cycle;
 	switch (st->ev) {
 	case ISA_EV_INSN:
 	case ISA_EV_STOP:

@@ -61,7 +61,7 @@ struct rec_cf_config {
 
 /* Counters per core, for the summary and stats.ini. */
 struct rec_cf_core_stats {
-	uint64_t insns, cycles;
+	uint64_t insns;
 	uint64_t cond_direct, direct, calls, returns, ind_calls, ind_jumps, cond_indirect;
 	uint64_t exceptions, tail_chains;
 	uint64_t outcome_misses, target_misses;

@@ -265,7 +265,8 @@ void rec_lv_access(struct rec_lv *lv, int core, const struct board_access *a)
 	}
 }
 
-void rec_lv_step(struct rec_lv *lv, int core, uint64_t cycle)
+/* The step's pending messages into every encoder of their filter. */
+static __attribute__((noinline)) void emit(struct rec_lv *lv, int core, uint64_t cycle)
 {
 	struct st_lv_msg m = { .core = core, .cycle = cycle };
 	struct rec_profile *prof = lv->cfg.prof;
@@ -295,6 +296,12 @@ void rec_lv_step(struct rec_lv *lv, int core, uint64_t cycle)
 			lv->stats[core].mc2rt_msgs++;
 	}
 	lv->npend = 0;
+}
+
+void rec_lv_step(struct rec_lv *lv, int core, uint64_t cycle)
+{
+	if (lv->npend) /* most steps have none: no load, or FA hits only */
+		emit(lv, core, cycle);
 }
 
 int rec_lv_flush(struct rec_lv *lv)

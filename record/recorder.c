@@ -152,17 +152,12 @@ static void on_access(void *ctx, int core, const struct board_access *a)
 		st_truth_access(r->truth, core, a->kind, a->size, a->store, a->addr, a->val);
 }
 
-static void on_step(void *ctx, int core, const struct isa_step *st, uint64_t cycle)
+/* The ground truth of a step (out of line: on_step's common case stays lean). */
+static __attribute__((noinline)) void truth_step(struct rec *r, int core, const struct isa_step *st,
+						 uint64_t cycle)
 {
-	struct rec *r = ctx;
 	unsigned flags;
 
-	r->last_core = core;
-	rec_cf_step(r->cf, core, st, cycle);
-	if (r->lv)
-		rec_lv_step(r->lv, core, cycle);
-	if (!r->truth)
-		return;
 	switch (st->ev) {
 	case ISA_EV_INSN:
 	case ISA_EV_STOP:
@@ -179,6 +174,18 @@ static void on_step(void *ctx, int core, const struct isa_step *st, uint64_t cyc
 	case ISA_EV_SLEEP:
 		break;
 	}
+}
+
+static void on_step(void *ctx, int core, const struct isa_step *st, uint64_t cycle)
+{
+	struct rec *r = ctx;
+
+	r->last_core = core;
+	rec_cf_step(r->cf, core, st, cycle);
+	if (r->lv)
+		rec_lv_step(r->lv, core, cycle);
+	if (r->truth)
+		truth_step(r, core, st, cycle);
 }
 
 /* Make dir, or check that it may be (re)used: 0 / -1. */
