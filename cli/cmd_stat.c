@@ -24,7 +24,11 @@ static const char stat_usage[] =
     "TR_a and CFiat_a also the gain over TR_e and CFiat (their bits over the\n"
     "adaptive one's; recordings made before them have no such rows).\n"
     "The numbers come from REC/stats.ini and\n"
-    "REC/timeline.csv, checked against the manifest and the stream files.\n"
+    "REC/timeline.csv, checked against the manifest and the stream files. A\n"
+    "recording made without 'raptor record --all-encodings' holds the recorded\n"
+    "encodings only: stat replays it to compute the others (both streams are\n"
+    "needed; without a load-value stream no load value is known and the\n"
+    "report says what is missing).\n"
     "docs/STAT.md defines every number.\n"
     "\n"
     "  --json               everything as one JSON object\n"
@@ -229,12 +233,12 @@ static const char *other_encodings(const struct an_rec *r)
 	if (r->replayed)
 		return "computed by replaying the recording (recorded without --all-encodings)";
 	if (!r->lv_known)
-		return "not known: recorded without --all-encodings and without a load-value "
-		       "stream, whose replay knows each core's instructions but no load value, "
-		       "so no load-value encoding can be computed (nor, by this raptor, the other "
-		       "control-flow ones); record with --all-encodings for them";
-	return "not known: recorded without --all-encodings and without a control-flow "
-	       "stream, which the replay needs; record with --all-encodings for them";
+		return "not known: recorded without --all-encodings and without a\n"
+		       "    load-value stream, whose replay knows each core's instructions but\n"
+		       "    no load value: no load-value encoding can be computed (nor, by this\n"
+		       "    raptor, the other control-flow ones); record with --all-encodings";
+	return "not known: recorded without --all-encodings and without a\n"
+	       "    control-flow stream, which the replay needs; record with --all-encodings";
 }
 
 static void text_report(FILE *f, const struct an_rec *r, int cdf)

@@ -126,7 +126,8 @@ test_expect_success '--lv-enc none: the recorded cf encoding only; stat says wha
 	record_both lvn "$GUEST/reduction-m3-O2.elf" --cores 2 --lv-enc none &&
 	"$RAPTOR" stat fast.lvn >out &&
 	grep "recorded streams: cf ttre (.* bits), no lv" out &&
-	grep "other encodings: not known: .*no load-value encoding can be computed" out &&
+	grep "other encodings: not known: recorded without --all-encodings and without a$" out &&
+	grep "^    no load value: no load-value encoding can be computed" out &&
 	grep "data cache      not known: no load-value stream" out &&
 	grep "^  cf ttre .*recorded" out &&
 	test $(grep -c "^  [cl][fv] " out) = 3 &&
@@ -151,7 +152,8 @@ assert j[\"encodings\"][0][\"ratio\"] is None
 test_expect_success '--cf-enc none: the recorded lv encoding only (the replay needs the cf stream)' '
 	"$RAPTOR" record "$GUEST/reduction-m3-O2.elf" --cores 2 --cf-enc none -o cfn -q >/dev/null &&
 	"$RAPTOR" stat cfn >out &&
-	grep "other encodings: not known: .*without a control-flow stream" out &&
+	grep "other encodings: not known: recorded without --all-encodings" out &&
+	grep "^    control-flow stream, which the replay needs" out &&
 	grep "^  lv tcfiat .*recorded" out &&
 	grep "^data cache" out
 '
