@@ -4,14 +4,6 @@ test_description 'raptor record writes complete, consistent recordings in every 
 
 test_require "$RAPTOR"
 
-# ini FILE SECTION KEY: a value of an INI file (raptor's own flat syntax).
-ini() {
-	awk -v s="[$2]" -v k="$3" '
-		/^\[/ { in_s = ($0 == s); next }
-		in_s && $1 == k && $2 == "=" { print $3; exit }
-	' "$1"
-}
-
 # bytes_of_bits BITS: the stored size of a stream of BITS bits.
 bytes_of_bits() {
 	echo $((($1 + 7) / 8))

@@ -4,14 +4,6 @@ test_description 'raptor record runs only the recorded encodings; raptor stat co
 
 test_require "$RAPTOR"
 
-# ini FILE SECTION KEY: a value of an INI file (raptor's own flat syntax).
-ini() {
-	awk -v s="[$2]" -v k="$3" '
-		/^\[/ { in_s = ($0 == s); next }
-		in_s && $1 == k && $2 == "=" { print $3; exit }
-	' "$1"
-}
-
 # record_both NAME ARGS...: record ARGS the fast way (fast.NAME) and with
 # --all-encodings (all.NAME); a partial recording (exit 125) is fine.
 record_both() {

@@ -4,14 +4,6 @@ test_description 'raptor stat and raptor tune: numbers that add up, every format
 
 test_require "$RAPTOR" python3 gnuplot
 
-# ini FILE SECTION KEY: a value of an INI file (raptor's own flat syntax).
-ini() {
-	awk -v s="[$2]" -v k="$3" '
-		/^\[/ { in_s = ($0 == s); next }
-		in_s && $1 == k && $2 == "=" { print $3; exit }
-	' "$1"
-}
-
 # py SCRIPT ARGS...: run a python3 check; it fails by an exception or exit 1.
 py() {
 	py_s_=$1
