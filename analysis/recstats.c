@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include "record/recorder.h"
 
 /* Debian installs iniparser under /usr/include/iniparser/, upstream in /usr/include. */
 #if __has_include(<iniparser.h>)
@@ -262,10 +265,19 @@ static int read_cores(struct an_rec *r, const struct ini *ini)
 
 	for (int c = 0; c < r->ncores; c++) {
 		snprintf(sec, sizeof(sec), "core%d", c);
-		for (size_t k = 0; k < ARRAY_SIZE(core_keys); k++)
+		for (size_t k = 0; k < ARRAY_SIZE(core_keys); k++) {
+			char full[64];
+
+			/* recorded the fast way: the counters of the cache models that ran */
+			snprintf(full, sizeof(full), "%s:%s", sec, core_keys[k].key);
+			if (r->fast && !r->replayed &&
+			    core_keys[k].off >= offsetof(struct an_core, loads) &&
+			    !iniparser_find_entry(ini->d, full))
+				continue;
 			if (get_u64(ini, sec, core_keys[k].key,
 				    (uint64_t *)((char *)&r->core[c] + core_keys[k].off)))
 				return -1;
+		}
 		insns += r->core[c].insns;
 		if (r->core[c].cycles > cycles)
 			cycles = r->core[c].cycles;
@@ -292,8 +304,9 @@ static int read_encodings(struct an_rec *r, const struct ini *ini)
 		uint64_t sum = 0;
 
 		snprintf(sec, sizeof(sec), "%s.%s", an_enc_stream(e), enc_names[e]);
-		if (an_enc_fixed_twin(e) >= 0 && !has_section(ini, sec))
-			continue; /* made before the adaptive encodings */
+		if ((an_enc_fixed_twin(e) >= 0 || (r->fast && !r->replayed)) &&
+		    !has_section(ini, sec))
+			continue; /* made before the adaptive encodings, or not recorded */
 		en->present = 1;
 		if (get_u64(ini, sec, "bits", &en->bits) || get_u64(ini, sec, "msgs", &en->msgs))
 			return -1;
@@ -323,7 +336,7 @@ static int read_encodings(struct an_rec *r, const struct ini *ini)
 				     (unsigned long long)(en->branch_msgs + en->target_msgs +
 							  en->exc_msgs + en->end_msgs),
 				     (unsigned long long)en->msgs);
-		if (e == AN_LV_FIRST || e == AN_LV_FIRST + 1) {
+		if ((e == AN_LV_FIRST || e == AN_LV_FIRST + 1) && !(r->fast && !r->replayed)) {
 			struct an_enc *gz = &r->enc[AN_GZ_FIRST + (e & 1)];
 
 			if (get_u64(ini, sec, "gzip1_bits", &gz->bits))
@@ -520,10 +533,59 @@ static int check_stream(const struct an_rec *r, const char *sec, const char *fil
 	return ret;
 }
 
+/*
+ * What the fast recording's stats.ini holds (orig) must be what the replay
+ * computed (comp): every key, but for [run] encodings and chunks.
+ */
+static int same_as_replay(const struct ini *orig, const struct ini *comp)
+{
+	int nsec = iniparser_getnsec(orig->d), ret = 0;
+
+	for (int i = 0; i < nsec && !ret; i++) {
+		const char *sec = iniparser_getsecname(orig->d, i);
+		int nkeys = iniparser_getsecnkeys(orig->d, sec);
+		const char **keys = xcalloc(nkeys > 0 ? nkeys : 1, sizeof(*keys));
+
+		iniparser_getseckeys(orig->d, sec, keys);
+		for (int k = 0; k < nkeys && !ret; k++) {
+			const char *a = iniparser_getstring(orig->d, keys[k], ""),
+				   *b = iniparser_getstring(comp->d, keys[k], NULL);
+
+			if (!strcmp(keys[k], "run:encodings") || !strcmp(keys[k], "run:chunks"))
+				continue;
+			if (!b || strcmp(a, b))
+				ret = error("%s: [%s] %s = %s, but replaying the recording gives "
+					    "%s",
+					    orig->name, sec, strchr(keys[k], ':') + 1, a,
+					    b ? b : "no such key");
+		}
+		free(keys);
+	}
+	return ret;
+}
+
+/* Remove what rec_restat wrote into tmp, and tmp. */
+static void remove_tmp(char *tmp)
+{
+	char *p;
+
+	if (!tmp)
+		return;
+	p = join(tmp, "stats.ini");
+	unlink(p);
+	free(p);
+	p = join(tmp, "timeline.csv");
+	unlink(p);
+	free(p);
+	rmdir(tmp);
+	free(tmp);
+}
+
 int an_rec_load(struct an_rec *r, const char *dir)
 {
-	struct ini ini = {NULL, NULL};
-	char *path;
+	struct ini ini = {NULL, NULL}, comp = {NULL, NULL}, *use = &ini;
+	char *path, *tmp = NULL, *cpath = NULL;
+	const char *encs;
 	uint64_t v;
 	int ret = -1;
 
@@ -540,21 +602,51 @@ int an_rec_load(struct an_rec *r, const char *dir)
 	path = join(dir, "stats.ini");
 	if (ini_load(&ini, path))
 		goto out;
-	if (get_u64(&ini, "run", "cores", &v))
+	r->lv_known = 1;
+	encs = iniparser_getstring(ini.d, "run:encodings", NULL);
+	if (encs && strcmp(encs, "recorded")) {
+		error("%s: [run] encodings = '%s': not 'recorded'", path, encs);
+		goto out;
+	}
+	r->fast = encs != NULL;
+	if (r->fast && r->mf.cf_on && r->mf.lv_on) {
+		/* the other encodings: run them on a replay of the recording */
+		const char *t = getenv("TMPDIR");
+		size_t n = strlen(t && *t ? t : "/tmp") + 32;
+
+		tmp = xmalloc(n);
+		snprintf(tmp, n, "%s/raptor-stat.XXXXXX", t && *t ? t : "/tmp");
+		if (!mkdtemp(tmp)) {
+			error("cannot create a directory '%s': %m", tmp);
+			free(tmp);
+			tmp = NULL;
+			goto out;
+		}
+		if (rec_restat(dir, iniparser_getstring(ini.d, "run:chunks", NULL), tmp))
+			goto out;
+		cpath = join(tmp, "stats.ini");
+		if (ini_load(&comp, cpath) || same_as_replay(&ini, &comp))
+			goto out;
+		r->replayed = 1;
+		use = &comp;
+	} else if (r->fast) {
+		r->lv_known = r->mf.lv_on;
+	}
+	if (get_u64(use, "run", "cores", &v))
 		goto out;
 	if (v != (uint64_t)r->ncores) {
 		error("%s: [run] cores = %llu, manifest.ini says %d", path, (unsigned long long)v,
 		      r->ncores);
 		goto out;
 	}
-	if (get_u64(&ini, "run", "instructions", &r->insns) ||
-	    get_u64(&ini, "run", "cycles", &r->cycles) || get_u64(&ini, "run", "exited", &v))
+	if (get_u64(use, "run", "instructions", &r->insns) ||
+	    get_u64(use, "run", "cycles", &r->cycles) || get_u64(use, "run", "exited", &v))
 		goto out;
 	r->exited = v != 0;
-	if (get_u64(&ini, "run", "status", &v))
+	if (get_u64(use, "run", "status", &v))
 		goto out;
 	r->status = (int)v;
-	if (read_cores(r, &ini) || read_encodings(r, &ini) || read_hists(r, &ini))
+	if (read_cores(r, use) || read_encodings(r, use) || read_hists(r, use))
 		goto out;
 	if (r->mf.cf_on) {
 		r->recorded_cf = (int)st_cf_format_enc(&r->mf.cf) * 2 + !!r->mf.cf.timed;
@@ -567,12 +659,16 @@ int an_rec_load(struct an_rec *r, const char *dir)
 		if (check_stream(r, "lv", r->mf.lv_file, r->mf.lv_bits, r->recorded_lv))
 			goto out;
 	}
-	if (read_timeline(r, &ini, dir))
+	if (read_timeline(r, use, tmp ? tmp : dir))
 		goto out;
 	ret = 0;
 out:
 	if (ini.d)
 		iniparser_freedict(ini.d);
+	if (comp.d)
+		iniparser_freedict(comp.d);
+	remove_tmp(tmp);
+	free(cpath);
 	free(path);
 	if (ret)
 		an_rec_release(r);

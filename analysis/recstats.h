@@ -76,6 +76,16 @@ struct an_rec {
 	struct an_enc enc[AN_NENC];
 	struct an_hist hist[AN_NHIST];
 	int recorded_cf, recorded_lv; /* encoding index of the stream files, or -1 */
+	/*
+	 * Recorded the fast way (stats.ini [run] encodings = recorded: the
+	 * recorded encodings only). With both streams the others were
+	 * computed by replaying the recording (replayed = 1: every encoding
+	 * present, as with --all-encodings). Otherwise (replayed = 0) only
+	 * the recorded ones are present; without a load-value stream no load
+	 * value is known (lv_known = 0: the cores' load and cache counters
+	 * are 0, and no load-value encoding can be computed).
+	 */
+	int fast, replayed, lv_known;
 	/* timeline (0 windows: none in this recording) */
 	uint64_t window;
 	uint64_t nwin;
@@ -87,7 +97,10 @@ struct an_rec {
  * Every inconsistency is an error naming the file and the value: stats.ini
  * keys missing or not numbers, field bits that do not add up, stream sizes
  * that disagree with the manifest or with stats.ini, a timeline whose
- * windows do not add up to the totals. 0 / -1; on -1 nothing to release.
+ * windows do not add up to the totals. A recording made the fast way with
+ * both streams is replayed (record/recorder.h rec_restat) to compute every
+ * encoding, and what its stats.ini holds must equal the replay's figures.
+ * 0 / -1; on -1 nothing to release.
  */
 int an_rec_load(struct an_rec *r, const char *dir) MUST_CHECK;
 void an_rec_release(struct an_rec *r);

@@ -73,7 +73,7 @@ record() {
 	shift 4
 	local rec=$dir/$w.$n.$cfg
 	# shellcheck disable=SC2046
-	if ! "$raptor" record "$build/guest/$w-$opt.elf" -o "$rec" --force -q \
+	if ! "$raptor" record "$build/guest/$w-$opt.elf" -o "$rec" --force -q --all-encodings \
 		--cores "$n" $(opts "$cfg" "$n") "$@" >"$rec.out" 2>"$rec.err"; then
 		echo "bandwidth.sh: $w at $n cores ($cfg) did not exit 0:" >&2
 		cat "$rec.err" >&2

@@ -60,7 +60,7 @@ for w in $workloads; do
 		for c in $configs; do
 			rec=$work/rec/$w.$n.$c
 			if ! "$raptor" record "$build/guest/$w-$opt.elf" -o "$rec" --force -q \
-				--cores "$n" --cf "$(cf $c)" >"$rec.out" 2>"$rec.err"; then
+				--all-encodings --cores "$n" --cf "$(cf $c)" >"$rec.out" 2>"$rec.err"; then
 				echo "predictor.sh: $w at $n cores ($c) did not exit 0:" >&2
 				cat "$rec.err" >&2
 				exit 1

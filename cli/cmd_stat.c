@@ -24,7 +24,11 @@ static const char stat_usage[] =
     "TR_a and CFiat_a also the gain over TR_e and CFiat (their bits over the\n"
     "adaptive one's; recordings made before them have no such rows).\n"
     "The numbers come from REC/stats.ini and\n"
-    "REC/timeline.csv, checked against the manifest and the stream files.\n"
+    "REC/timeline.csv, checked against the manifest and the stream files. A\n"
+    "recording made without 'raptor record --all-encodings' holds the recorded\n"
+    "encodings only: stat replays it to compute the others (both streams are\n"
+    "needed; without a load-value stream no load value is known and the\n"
+    "report says what is missing).\n"
     "docs/STAT.md defines every number.\n"
     "\n"
     "  --json               everything as one JSON object\n"
@@ -61,6 +65,14 @@ static double rate(uint64_t a, uint64_t b)
 #define U(x) ((unsigned long long)(x))
 
 /* ---- derived numbers --------------------------------------------------------- */
+
+/* Baseline bits / e's bits; NaN without the baseline (recorded the fast way, not replayed). */
+static double base_ratio(const struct an_rec *r, int e)
+{
+	int base = an_enc_baseline(e);
+
+	return r->enc[base].present ? rate(r->enc[base].bits, r->enc[e].bits) : rate(0, 0);
+}
 
 /* The sum over cores, with the run's cycles (the longest core's). */
 static void total_core(const struct an_rec *r, struct an_core *t)
@@ -213,6 +225,22 @@ static void label_enc(FILE *f, int e)
 	fprintf(f, "  %-*s", LABEL - 2, s);
 }
 
+/* Where the figures of the encodings not recorded come from. */
+static const char *other_encodings(const struct an_rec *r)
+{
+	if (!r->fast)
+		return "run side by side while recording (--all-encodings)";
+	if (r->replayed)
+		return "computed by replaying the recording (recorded without --all-encodings)";
+	if (!r->lv_known)
+		return "not known: recorded without --all-encodings and without a\n"
+		       "    load-value stream, whose replay knows each core's instructions but\n"
+		       "    no load value: no load-value encoding can be computed (nor, by this\n"
+		       "    raptor, the other control-flow ones); record with --all-encodings";
+	return "not known: recorded without --all-encodings and without a\n"
+	       "    control-flow stream, which the replay needs; record with --all-encodings";
+}
+
 static void text_report(FILE *f, const struct an_rec *r, int cdf)
 {
 	static const enum an_field order[] = {AN_F_CC, AN_F_TI,	  AN_F_CNT, AN_F_TNT,
@@ -236,6 +264,7 @@ static void text_report(FILE *f, const struct an_rec *r, int cdf)
 			U(r->enc[r->recorded_lv].bits));
 	else
 		fprintf(f, ", no lv\n");
+	fprintf(f, "  other encodings: %s\n", other_encodings(r));
 
 	heading(f, "execution", "instrs", "cycles", "IPC", "cond.dir", "uncond.dir", "indirect",
 		"returns", "exceptions", NULL);
@@ -243,9 +272,14 @@ static void text_report(FILE *f, const struct an_rec *r, int cdf)
 	heading(f, "predictors", "cond.dir", "outc.miss", "rate", "indir+ret", "targ.miss", "rate",
 		"messages", NULL);
 	text_core_rows(f, r, row_pred);
-	heading(f, "data cache", "loads", "uncached", "line miss", "FA miss", "CFiat msgs",
-		"mc2RT miss", "mc2RT msgs", NULL);
-	text_core_rows(f, r, row_cache);
+	if (r->lv_known) {
+		heading(f, "data cache", "loads", "uncached", "line miss", "FA miss", "CFiat msgs",
+			"mc2RT miss", "mc2RT msgs", NULL);
+		text_core_rows(f, r, row_cache);
+	} else {
+		fprintf(f, "\ndata cache      not known: no load-value stream, so no load, value "
+			   "or cache state is known\n");
+	}
 
 	heading(f, "encoding", "bits", "msgs", "bpi", "bpc", "ratio", "to", NULL);
 	for (int e = 0; e < AN_NENC; e++) {
@@ -262,7 +296,7 @@ static void text_report(FILE *f, const struct an_rec *r, int cdf)
 			col_s(f, "-");
 		col_d(f, rate(en->bits, r->insns), 4);
 		col_d(f, rate(en->bits, r->cycles), 4);
-		col_d(f, rate(r->enc[base].bits, en->bits), 2);
+		col_d(f, base_ratio(r, e), 2);
 		col_s(f, e == base ? "(baseline)" : an_enc_name(base));
 		if (twin >= 0)
 			fprintf(f, "  gain %.4fx vs %s", rate(r->enc[twin].bits, en->bits),
@@ -426,7 +460,7 @@ static void csv_encodings(FILE *f, const struct an_rec *r)
 		csv_num(f, rate(en->bits, r->insns));
 		csv_num(f, rate(en->bits, r->cycles));
 		fprintf(f, ",%s", an_enc_name(base));
-		csv_num(f, rate(r->enc[base].bits, en->bits));
+		csv_num(f, base_ratio(r, e));
 		/* an adaptive encoding: its fixed-chunk twin and the gain over it */
 		fprintf(f, ",%s", twin >= 0 ? an_enc_name(twin) : "");
 		csv_num(f, twin >= 0 ? rate(r->enc[twin].bits, en->bits) : __builtin_nan(""));
@@ -588,7 +622,7 @@ static json_t *json_encoding(const struct an_rec *r, int e)
 	json_object_set_new(o, "bpi", jnum(rate(en->bits, r->insns)));
 	json_object_set_new(o, "bpc", jnum(rate(en->bits, r->cycles)));
 	json_object_set_new(o, "baseline", json_string(an_enc_name(base)));
-	json_object_set_new(o, "ratio", jnum(rate(r->enc[base].bits, en->bits)));
+	json_object_set_new(o, "ratio", jnum(base_ratio(r, e)));
 	if (an_enc_fixed_twin(e) >= 0) {
 		int twin = an_enc_fixed_twin(e);
 
@@ -718,6 +752,11 @@ static int json_report(const struct an_rec *r, const struct an_windows *w)
 			    r->recorded_lv >= 0 ? json_string(an_enc_name(r->recorded_lv))
 						: json_null());
 	json_object_set_new(o, "recorded", rec);
+	json_object_set_new(o, "other_encodings",
+			    json_string(!r->fast      ? "recorded"
+					: r->replayed ? "replayed"
+						      : "unknown"));
+	json_object_set_new(o, "load_values_known", json_boolean(r->lv_known));
 	for (int c = 0; c < r->ncores; c++) {
 		json_t *jc = json_core(&r->core[c]);
 

@@ -17,8 +17,9 @@ static const char tune_usage[] =
     "bCnt, j0,j1 for |diffTA|, h0,h1 for diffCC, the iCnt chunks (TR_e), and\n"
     "the fahCnt and dCC chunks (CFiat). The cost of every pair is exact: it\n"
     "comes from the histograms of the fields' values by bit length that\n"
-    "'raptor record' writes to stats.ini, summed over all the recordings given\n"
-    "(the papers minimise the total over a benchmark suite).\n"
+    "'raptor record' writes to stats.ini (or, for a recording made without\n"
+    "--all-encodings, that a replay of it computes), summed over all the\n"
+    "recordings given (the papers minimise the total over a benchmark suite).\n"
     "\n"
     "Prints per field the best pair and its bits, the bits at the papers'\n"
     "defaults (and at the recordings' own sizes when they differ), the total\n"
@@ -294,10 +295,16 @@ int cmd_tune(int argc, char **argv)
 		for (int h = 0; h < AN_NHIST; h++) {
 			if (!r->hist[h].present) {
 				an_rec_release(r);
-				error("%s: stats.ini has no [hist.%s] (recorded by an older "
-				      "raptor?): "
-				      "record it again",
-				      r->dir, an_hist_key(h));
+				if (r->fast && !r->replayed)
+					error("%s: no [hist.%s]: a recording without both streams, "
+					      "made without --all-encodings; record it again with "
+					      "--all-encodings",
+					      r->dir, an_hist_key(h));
+				else
+					error("%s: stats.ini has no [hist.%s] (recorded by an older "
+					      "raptor?): "
+					      "record it again",
+					      r->dir, an_hist_key(h));
 				goto out;
 			}
 			an_tune_add(&run.t[h], r->hist[h].n);

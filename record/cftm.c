@@ -10,13 +10,14 @@
 struct core_state {
 	uint64_t bcnt, icnt; /* TR_*: since the core's previous message */
 	uint64_t sl;	     /* NX_b: instructions since its previous message */
-	uint64_t cycle;	     /* after its latest step */
 };
 
 struct rec_cf {
 	struct rec_cf_config cfg;
 	struct bp *bp[ST_CF_MAX_CORES]; /* all the same pointer when shared */
 	struct st_cf_encoder enc[REC_CF_NENC];
+	/* the encoders run, in index order: NX_b's, then the TR_* ones */
+	int nx[2], nnx, tr[REC_CF_NENC - 2], ntr;
 	int out_index;
 	FILE *out;
 	const char *out_name;
@@ -55,6 +56,12 @@ struct rec_cf *rec_cf_new(const struct rec_cf_config *cfg)
 				return NULL;
 			}
 			st_cf_encoder_init(&cf->enc[rec_cf_index(e, t)], &fmt);
+			if (!(cfg->mask & 1u << rec_cf_index(e, t)))
+				continue;
+			if (e == ST_CF_NXB)
+				cf->nx[cf->nnx++] = rec_cf_index(e, t);
+			else
+				cf->tr[cf->ntr++] = rec_cf_index(e, t);
 		}
 	}
 	cf->out_index = -1;
@@ -129,23 +136,26 @@ static void put(struct rec_cf *cf, int e, const struct st_cf_msg *m)
 	drain(cf, e);
 }
 
+/* Into every TR_* encoder run (the order does not matter: each has its own stream). */
 static void put_tr(struct rec_cf *cf, const struct st_cf_msg *m)
 {
-	for (int t = 0; t < 2; t++) {
-		put(cf, rec_cf_index(ST_CF_TRB, t), m);
-		put(cf, rec_cf_index(ST_CF_TRE, t), m);
-		put(cf, rec_cf_index(ST_CF_TRA, t), m);
-	}
+	for (int k = 0; k < cf->ntr; k++)
+		put(cf, cf->tr[k], m);
 }
 
 static void put_nx(struct rec_cf *cf, const struct st_cf_msg *m)
 {
-	for (int t = 0; t < 2; t++)
-		put(cf, rec_cf_index(ST_CF_NXB, t), m);
+	for (int k = 0; k < cf->nnx; k++)
+		put(cf, cf->nx[k], m);
 }
 
-/* An exception (or, with exc 0, the end) for every encoding. */
-static void put_exception(struct rec_cf *cf, int core, uint64_t cycle, unsigned exc, int tail)
+/*
+ * An exception (or, with exc 0, the end) for every encoding. Kept out of
+ * line, as branch() is, so that rec_cf_step's common case (an instruction
+ * that is no branch) stays a few increments without a stack frame.
+ */
+static __attribute__((noinline)) void put_exception(struct rec_cf *cf, int core, uint64_t cycle,
+						    unsigned exc, int tail)
 {
 	struct core_state *cs = &cf->core[core];
 	struct st_cf_msg m = { .core = core, .cycle = cycle, .exc = exc, .tail = tail };
@@ -173,7 +183,8 @@ static void count_class(struct rec_cf_core_stats *s, const struct isa_step *st, 
 }
 
 /* mcfTRaptor Fig. 4 (TR_*) and the Nexus-like baseline for one branch. */
-static void branch(struct rec_cf *cf, int core, const struct isa_step *st, uint64_t cycle)
+static __attribute__((noinline)) void branch(struct rec_cf *cf, int core, const struct isa_step *st,
+					     uint64_t cycle)
 {
 	struct core_state *cs = &cf->core[core];
 	struct bp_branch br = {
@@ -227,8 +238,6 @@ void rec_cf_step(struct rec_cf *cf, int core, const struct isa_step *st, uint64_
 	struct core_state *cs = &cf->core[core];
 	struct rec_cf_core_stats *s = &cf->stats[core];
 
-	cs->cycle = cycle;
-	s->cycles = cycle;
 	switch (st->ev) {
 	case ISA_EV_INSN:
 	case ISA_EV_STOP:
@@ -336,6 +345,8 @@ int rec_cf_snapshot(struct rec_cf *cf, const uint64_t *cycles, int write, uint64
 
 const struct st_cf_encoder *rec_cf_encoder(const struct rec_cf *cf, int index)
 {
+	if (!(cf->cfg.mask & 1u << index))
+		return NULL;
 	return &cf->enc[index];
 }
 

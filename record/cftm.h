@@ -7,11 +7,13 @@
  * an exception <[CC] Ti 0 iCnt E X>, and the counters restart. At the end
  * each core emits its end message <[CC] Ti 0 iCnt 0 0>.
  *
- * The module runs all four encodings, functional and timed, side by side
- * on the same events (eight encoders; TR_b, TR_e and TR_a share the
- * predictors' messages, NX_b has its own counter SL), so the baselines come from the
- * same run. One of them is the recording's stream, written to a file as it
- * grows; the others are kept only for their sizes and field statistics.
+ * The module runs the encoders of its mask: the recording's stream alone
+ * (the fast way), or all four encodings, functional and timed, side by
+ * side on the same events (eight encoders; TR_b, TR_e and TR_a share the
+ * predictors' messages, NX_b has its own counter SL), so the baselines come
+ * from the same run. One of them is the recording's stream, written to a
+ * file as it grows; the others are kept only for their sizes and field
+ * statistics. The predictors and the per-core counters run in any case.
  *
  * What the predictors see is fixed here, and the replay does the same:
  *   - taken: for a conditional direct branch (B<cc>, CBZ/CBNZ, a direct
@@ -37,6 +39,7 @@
 #include "util/util.h"
 
 #define REC_CF_NENC 8 /* NX_b, TR_b, TR_e, TR_a x functional, timed */
+#define REC_CF_ALL ((1u << REC_CF_NENC) - 1)
 
 /* Index of (enc, timed) among the eight encoders. */
 static inline int rec_cf_index(enum st_cf_enc enc, int timed)
@@ -50,13 +53,15 @@ struct rec_cf_config {
 	int shared; /* one predictor set for all cores */
 	/* chunk sizes of the TR_e encoders and TR_a's first ones (the others: the papers') */
 	struct st_vlc cnt, ta, cc, icnt;
+	/* bit rec_cf_index(enc, timed) set: run that encoder (REC_CF_ALL: all eight) */
+	unsigned mask;
 	/* if not NULL: every encoder's bits per window, timed TR_e's field values */
 	struct rec_profile *prof;
 };
 
 /* Counters per core, for the summary and stats.ini. */
 struct rec_cf_core_stats {
-	uint64_t insns, cycles;
+	uint64_t insns;
 	uint64_t cond_direct, direct, calls, returns, ind_calls, ind_jumps, cond_indirect;
 	uint64_t exceptions, tail_chains;
 	uint64_t outcome_misses, target_misses;
@@ -69,8 +74,9 @@ struct rec_cf *rec_cf_new(const struct rec_cf_config *cfg);
 void rec_cf_free(struct rec_cf *cf);
 
 /*
- * Write the encoder (enc, timed) to out as it grows (name for messages);
- * the others are discarded after counting. Call once before the first step.
+ * Write the encoder (enc, timed), which must be in the mask, to out as it
+ * grows (name for messages); the others are discarded after counting. Call
+ * once before the first step.
  */
 void rec_cf_set_output(struct rec_cf *cf, enum st_cf_enc enc, int timed, FILE *out,
 		       const char *name);
@@ -102,6 +108,7 @@ int rec_cf_flush(struct rec_cf *cf) MUST_CHECK;
 int rec_cf_snapshot(struct rec_cf *cf, const uint64_t *cycles, int write,
 		    uint64_t *bits) MUST_CHECK;
 
+/* Encoder index (its fields; NULL when it is not in the mask). */
 const struct st_cf_encoder *rec_cf_encoder(const struct rec_cf *cf, int index);
 const struct rec_cf_core_stats *rec_cf_core(const struct rec_cf *cf, int core);
 

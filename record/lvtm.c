@@ -9,7 +9,7 @@
 
 #define FLUSH_BYTES (64 * 1024)
 
-enum filter { F_NXLV, F_CFIAT, F_MC2RT };
+enum filter { F_NXLV, F_CFIAT, F_MC2RT, F_N };
 
 /* A message waiting for the end of its step (its time stamp). */
 struct pending {
@@ -21,10 +21,14 @@ struct pending {
 
 struct rec_lv {
 	struct rec_lv_config cfg;
-	const struct board *board;
-	struct dc_fa *fa;
-	struct dc_mc2rt *mc;
+	rec_lv_peek_fn peek;
+	void *peek_ctx;
+	struct dc_fa *fa;    /* NULL: CFiat does not run */
+	struct dc_mc2rt *mc; /* NULL: mc2RT does not run */
+	int nxlv;	     /* NX-LV runs */
 	struct st_lv_encoder enc[REC_LV_NENC];
+	/* the encoders run per filter: CFiat's messages also go to CFiat_a */
+	int fenc[F_N][4], nfenc[F_N];
 	int out_index;
 	FILE *out;
 	const char *out_name;
@@ -45,7 +49,13 @@ static void gz_init(z_stream *z)
 		die("zlib: deflateInit failed");
 }
 
-struct rec_lv *rec_lv_new(const struct rec_lv_config *cfg, const struct board *b)
+/* The filter whose messages encoder enc sends. */
+static enum filter enc_filter(enum st_lv_enc enc)
+{
+	return enc == ST_LV_NXLV ? F_NXLV : enc == ST_LV_MC2RT ? F_MC2RT : F_CFIAT;
+}
+
+struct rec_lv *rec_lv_new(const struct rec_lv_config *cfg, rec_lv_peek_fn peek, void *ctx)
 {
 	struct dc_mc2rt_config mcc = { cfg->cache.size, cfg->cache.assoc, cfg->cache.line,
 				       cfg->cache.ncores, cfg->cache.shared };
@@ -56,9 +66,8 @@ struct rec_lv *rec_lv_new(const struct rec_lv_config *cfg, const struct board *b
 		return NULL;
 	lv = xcalloc(1, sizeof(*lv));
 	lv->cfg = *cfg;
-	lv->board = b;
-	lv->fa = dc_fa_new(&cfg->cache);
-	lv->mc = dc_mc2rt_new(&mcc);
+	lv->peek = peek;
+	lv->peek_ctx = ctx;
 	for (int e = ST_LV_NXLV; e <= ST_LV_CFIATA; e++) {
 		for (int t = 0; t < 2; t++) {
 			st_lv_format_init(&fmt, e, cfg->cache.ncores, t);
@@ -71,10 +80,22 @@ struct rec_lv *rec_lv_new(const struct rec_lv_config *cfg, const struct board *b
 				return NULL;
 			}
 			st_lv_encoder_init(&lv->enc[rec_lv_index(e, t)], &fmt);
+			if (cfg->mask & 1u << rec_lv_index(e, t)) {
+				enum filter f = enc_filter(e);
+
+				lv->fenc[f][lv->nfenc[f]++] = rec_lv_index(e, t);
+			}
 		}
 	}
-	gz_init(&lv->gz[0]);
-	gz_init(&lv->gz[1]);
+	lv->nxlv = lv->nfenc[F_NXLV] > 0;
+	if (lv->nfenc[F_CFIAT])
+		lv->fa = dc_fa_new(&cfg->cache);
+	if (lv->nfenc[F_MC2RT])
+		lv->mc = dc_mc2rt_new(&mcc);
+	if (cfg->gzip) {
+		gz_init(&lv->gz[0]);
+		gz_init(&lv->gz[1]);
+	}
 	lv->out_index = -1;
 	return lv;
 }
@@ -87,8 +108,10 @@ void rec_lv_free(struct rec_lv *lv)
 	dc_mc2rt_free(lv->mc);
 	for (int e = 0; e < REC_LV_NENC; e++)
 		st_lv_encoder_release(&lv->enc[e]);
-	deflateEnd(&lv->gz[0]);
-	deflateEnd(&lv->gz[1]);
+	if (lv->cfg.gzip) {
+		deflateEnd(&lv->gz[0]);
+		deflateEnd(&lv->gz[1]);
+	}
 	free(lv->pend);
 	free(lv);
 }
@@ -123,7 +146,7 @@ static void drain_to(struct rec_lv *lv, int e, FILE *f)
 	struct st_writer *w = &lv->enc[e].w;
 	size_t whole = (size_t)(st_writer_bits(w) / 8 - w->base);
 
-	if (e == rec_lv_index(ST_LV_NXLV, 0) || e == rec_lv_index(ST_LV_NXLV, 1))
+	if (lv->cfg.gzip && (e == rec_lv_index(ST_LV_NXLV, 0) || e == rec_lv_index(ST_LV_NXLV, 1)))
 		gz_feed(lv, e & 1, st_writer_buf(w, NULL), whole, Z_NO_FLUSH);
 	if (st_writer_flush(w, f, lv->out_name))
 		lv->write_error = 1;
@@ -166,7 +189,7 @@ static void value_le(struct pending *p, uint32_t v, unsigned size)
 /* Memory bytes as the core sees them now (the board has one coherent memory). */
 static void value_mem(struct rec_lv *lv, struct pending *p, uint32_t addr, unsigned n)
 {
-	if (board_peek(lv->board, addr, p->value, n))
+	if (lv->peek(lv->peek_ctx, addr, p->value, n))
 		die("lv trace module: %u bytes at 0x%08x are not in memory", n, addr);
 	p->n = n;
 }
@@ -190,7 +213,10 @@ void rec_lv_access(struct rec_lv *lv, int core, const struct board_access *a)
 		s->stores++;
 		if (!a->cacheable)
 			return;
-		dc_fa_store(lv->fa, core, a->addr, a->size);
+		if (lv->fa)
+			dc_fa_store(lv->fa, core, a->addr, a->size);
+		if (!lv->mc)
+			return;
 		first = a->addr & ~(line - 1);
 		last = (a->addr + a->size - 1) & ~(line - 1);
 		dc_mc2rt_write(lv->mc, core, first);
@@ -199,17 +225,22 @@ void rec_lv_access(struct rec_lv *lv, int core, const struct board_access *a)
 		return;
 	}
 	s->loads++;
-	value_le(pend_new(lv, F_NXLV, 0), a->val, a->size);
+	if (lv->nxlv)
+		value_le(pend_new(lv, F_NXLV, 0), a->val, a->size);
 	if (!a->cacheable) {
 		/* CFiat and mc2RT trace every uncached load, with its own bytes */
 		s->uncached_loads++;
-		value_le(pend_new(lv, F_CFIAT, lv->fah[core]), a->val, a->size);
-		value_le(pend_new(lv, F_MC2RT, lv->thc[core]), a->val, a->size);
+		if (lv->fa)
+			value_le(pend_new(lv, F_CFIAT, lv->fah[core]), a->val, a->size);
+		if (lv->mc)
+			value_le(pend_new(lv, F_MC2RT, lv->thc[core]), a->val, a->size);
 		lv->fah[core] = lv->thc[core] = 0;
 		return;
 	}
 	/* CFiat (CFAT Fig. 3): one message for the whole access on any miss */
-	if (dc_fa_load(lv->fa, core, a->addr, a->size, &ga, &glen) == DC_FA_HIT) {
+	if (!lv->fa) {
+		/* not run */
+	} else if (dc_fa_load(lv->fa, core, a->addr, a->size, &ga, &glen) == DC_FA_HIT) {
 		lv->fah[core]++;
 	} else {
 		p = pend_new(lv, F_CFIAT, lv->fah[core]);
@@ -217,6 +248,8 @@ void rec_lv_access(struct rec_lv *lv, int core, const struct board_access *a)
 		lv->fah[core] = 0;
 	}
 	/* mc2RT (Fig. 5): one read per line touched */
+	if (!lv->mc)
+		return;
 	first = a->addr & ~(line - 1);
 	last = (a->addr + a->size - 1) & ~(line - 1);
 	for (uint32_t l = first;; l += line) {
@@ -232,21 +265,18 @@ void rec_lv_access(struct rec_lv *lv, int core, const struct board_access *a)
 	}
 }
 
-void rec_lv_step(struct rec_lv *lv, int core, uint64_t cycle)
+/* The step's pending messages into every encoder of their filter. */
+static __attribute__((noinline)) void emit(struct rec_lv *lv, int core, uint64_t cycle)
 {
 	struct st_lv_msg m = { .core = core, .cycle = cycle };
 	struct rec_profile *prof = lv->cfg.prof;
 
 	for (size_t i = 0; i < lv->npend; i++) {
 		struct pending *p = &lv->pend[i];
-		enum st_lv_enc enc = p->filter == F_NXLV	? ST_LV_NXLV
-				     : p->filter == F_CFIAT ? ST_LV_CFIAT
-							    : ST_LV_MC2RT;
 
 		m.count = p->count;
-		/* CFiat's messages also go to CFiat_a: t = 2, 3 */
-		for (int t = 0; t < (enc == ST_LV_CFIAT ? 4 : 2); t++) {
-			int e = t < 2 ? rec_lv_index(enc, t) : rec_lv_index(ST_LV_CFIATA, t & 1);
+		for (int k = 0; k < lv->nfenc[p->filter]; k++) {
+			int e = lv->fenc[p->filter][k];
 			struct st_lv_encoder *en = &lv->enc[e];
 			uint64_t before = st_writer_bits(&en->w);
 
@@ -268,6 +298,12 @@ void rec_lv_step(struct rec_lv *lv, int core, uint64_t cycle)
 	lv->npend = 0;
 }
 
+void rec_lv_step(struct rec_lv *lv, int core, uint64_t cycle)
+{
+	if (lv->npend) /* most steps have none: no load, or FA hits only */
+		emit(lv, core, cycle);
+}
+
 int rec_lv_flush(struct rec_lv *lv)
 {
 	if (lv->out_index >= 0)
@@ -282,8 +318,10 @@ int rec_lv_finish(struct rec_lv *lv, uint64_t *bits)
 		st_writer_pad(&lv->enc[e].w);
 		drain(lv, e, 1);
 	}
-	gz_feed(lv, 0, NULL, 0, Z_FINISH);
-	gz_feed(lv, 1, NULL, 0, Z_FINISH);
+	if (lv->cfg.gzip) {
+		gz_feed(lv, 0, NULL, 0, Z_FINISH);
+		gz_feed(lv, 1, NULL, 0, Z_FINISH);
+	}
 	if (lv->write_error)
 		return -1;
 	if (lv->out && fflush(lv->out))
@@ -325,6 +363,8 @@ int rec_lv_snapshot(struct rec_lv *lv, int write, uint64_t *bits)
 
 const struct st_lv_encoder *rec_lv_encoder(const struct rec_lv *lv, int index)
 {
+	if (!(lv->cfg.mask & 1u << index))
+		return NULL;
 	return &lv->enc[index];
 }
 

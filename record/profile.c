@@ -114,9 +114,11 @@ static size_t nwindows(const struct rec_profile *p, uint64_t cycles)
 }
 
 void rec_prof_write_stats(const struct rec_profile *p, FILE *f, const char *const *chunks,
-			  uint64_t cycles)
+			  uint64_t cycles, uint32_t streams)
 {
 	for (int k = 0; k < REC_PF_NFIELDS; k++) {
+		if (!(streams & 1u << (k < REC_PF_FAHCNT ? REC_PROF_TTRE : REC_PROF_TCFIAT)))
+			continue;
 		fprintf(f, "\n[hist.%s]\nencoding = %s\nchunks = %s\n", field_names[k],
 			k < REC_PF_FAHCNT ? "ttre" : "tcfiat", chunks[k]);
 		for (int l = 0; l < REC_PROF_LENGTHS; l++)
@@ -128,7 +130,7 @@ void rec_prof_write_stats(const struct rec_profile *p, FILE *f, const char *cons
 }
 
 int rec_prof_write_timeline(const struct rec_profile *p, const char *path, const char *const *names,
-			    uint64_t cycles)
+			    uint64_t cycles, uint32_t streams)
 {
 	FILE *f = fopen(path, "w");
 	size_t n = nwindows(p, cycles);
@@ -138,14 +140,17 @@ int rec_prof_write_timeline(const struct rec_profile *p, const char *path, const
 		return error("cannot create '%s': %m", path);
 	fputs("start,core", f);
 	for (int s = 0; s < REC_PROF_STREAMS; s++)
-		fprintf(f, ",%s", names[s]);
+		if (streams & 1u << s)
+			fprintf(f, ",%s", names[s]);
 	fputc('\n', f);
 	for (size_t w = 0; w < n; w++) {
 		for (int c = 0; c < p->ncores; c++) {
 			fprintf(f, "%llu,%d", (unsigned long long)(w * p->window), c);
 			for (int s = 0; s < REC_PROF_STREAMS; s++)
-				fprintf(f, ",%llu",
-					w < p->used ? (unsigned long long)p->bits[row(p, w, c) + s]
+				if (streams & 1u << s)
+					fprintf(f, ",%llu",
+						w < p->used
+						    ? (unsigned long long)p->bits[row(p, w, c) + s]
 						    : 0ULL);
 			fputc('\n', f);
 		}

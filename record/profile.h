@@ -56,19 +56,26 @@ void rec_prof_bits(struct rec_profile *p, int core, int stream, uint64_t cycle, 
 /* One value of field f. */
 void rec_prof_value(struct rec_profile *p, enum rec_prof_field f, uint64_t v);
 
+/* The profile streams of the timed TR_e and CFiat encoders (their fields are histogrammed). */
+#define REC_PROF_TTRE 5
+#define REC_PROF_TCFIAT (REC_PROF_LV_FIRST + 3)
+
 /*
  * Append the [hist.*] and [timeline] sections to stats.ini (f). chunks[f]
  * are the chunk sizes the histogrammed encoder used for field f, as
- * "c0,c1"; cycles is the run's length (largest core cycle count).
+ * "c0,c1"; cycles is the run's length (largest core cycle count). streams:
+ * bit s set for each stream that ran; a field's histogram is written only
+ * when its encoder ran.
  */
 void rec_prof_write_stats(const struct rec_profile *p, FILE *f, const char *const *chunks,
-			  uint64_t cycles);
+			  uint64_t cycles, uint32_t streams);
 
 /*
  * Write the timeline as CSV to path: a header "start,core,<stream names>",
- * then one row per window and core (names[s] names stream s). 0 / -1.
+ * then one row per window and core (names[s] names stream s), with a
+ * column for each stream whose bit is set in streams. 0 / -1.
  */
 int rec_prof_write_timeline(const struct rec_profile *p, const char *path, const char *const *names,
-			    uint64_t cycles) MUST_CHECK;
+			    uint64_t cycles, uint32_t streams) MUST_CHECK;
 
 #endif

@@ -14,6 +14,7 @@
 #include "record/cftm.h"
 #include "record/lvtm.h"
 #include "record/profile.h"
+#include "replay/replay.h"
 #include "streams/manifest.h"
 #include "streams/truth.h"
 
@@ -106,7 +107,8 @@ struct rec {
 	const struct rec_options *o;
 	struct board *b;
 	struct rec_cf *cf;
-	struct rec_lv *lv;
+	struct rec_lv *lv;	   /* NULL: no load-value machinery (--lv-enc none, fast) */
+	unsigned cf_mask, lv_mask; /* the encoders run (cftm.h, lvtm.h) */
 	struct st_truth_writer *truth;
 	struct rec_profile *prof;
 	struct st_manifest mf;
@@ -115,6 +117,7 @@ struct rec {
 	int ncores;
 	int last_core; /* of the latest step: the one that exited, at the end */
 	uint32_t regs[ISA_NREGS];
+	uint64_t cycles[BOARD_MAX_CORES]; /* every core's at the end, for stats.ini */
 };
 
 static char *path_join(const char *dir, const char *name)
@@ -134,6 +137,11 @@ static void read_regs(struct board *b, int core, uint32_t *regs)
 		regs[r] = isa_cpu_get(cpu, r);
 }
 
+static int peek_board(void *ctx, uint32_t addr, uint8_t *buf, unsigned n)
+{
+	return board_peek(ctx, addr, buf, n);
+}
+
 static void on_access(void *ctx, int core, const struct board_access *a)
 {
 	struct rec *r = ctx;
@@ -144,17 +152,12 @@ static void on_access(void *ctx, int core, const struct board_access *a)
 		st_truth_access(r->truth, core, a->kind, a->size, a->store, a->addr, a->val);
 }
 
-static void on_step(void *ctx, int core, const struct isa_step *st, uint64_t cycle)
+/* The ground truth of a step (out of line: on_step's common case stays lean). */
+static __attribute__((noinline)) void truth_step(struct rec *r, int core, const struct isa_step *st,
+						 uint64_t cycle)
 {
-	struct rec *r = ctx;
 	unsigned flags;
 
-	r->last_core = core;
-	rec_cf_step(r->cf, core, st, cycle);
-	if (r->lv)
-		rec_lv_step(r->lv, core, cycle);
-	if (!r->truth)
-		return;
 	switch (st->ev) {
 	case ISA_EV_INSN:
 	case ISA_EV_STOP:
@@ -171,6 +174,18 @@ static void on_step(void *ctx, int core, const struct isa_step *st, uint64_t cyc
 	case ISA_EV_SLEEP:
 		break;
 	}
+}
+
+static void on_step(void *ctx, int core, const struct isa_step *st, uint64_t cycle)
+{
+	struct rec *r = ctx;
+
+	r->last_core = core;
+	rec_cf_step(r->cf, core, st, cycle);
+	if (r->lv)
+		rec_lv_step(r->lv, core, cycle);
+	if (r->truth)
+		truth_step(r, core, st, cycle);
 }
 
 /* Make dir, or check that it may be (re)used: 0 / -1. */
@@ -322,15 +337,21 @@ static uint64_t total_cycles(const struct rec *r)
 	uint64_t c = 0;
 
 	for (int i = 0; i < r->ncores; i++)
-		if (board_cycles(r->b, i) > c)
-			c = board_cycles(r->b, i);
+		if (r->cycles[i] > c)
+			c = r->cycles[i];
 	return c;
+}
+
+/* The profile streams that ran: cf encoders 0..7, lv encoders 8..15. */
+static uint32_t prof_streams(const struct rec *r)
+{
+	return r->cf_mask | (r->lv ? r->lv_mask : 0) << REC_PROF_LV_FIRST;
 }
 
 #define U(x) ((unsigned long long)(x))
 
 /* The histograms and the timeline of profile.h: stats.ini sections and timeline.csv. */
-static int write_profile(const struct rec *r, FILE *f)
+static int write_profile(const struct rec *r, FILE *f, const char *dir)
 {
 	const struct rec_options *o = r->o;
 	const struct st_vlc ch[REC_PF_NFIELDS] = { o->cnt, o->ta, o->cc, o->icnt, o->fah, o->lvcc };
@@ -347,16 +368,23 @@ static int write_profile(const struct rec *r, FILE *f)
 		names[e] = cf_section(e);
 	for (int e = 0; e < REC_LV_NENC; e++)
 		names[REC_PROF_LV_FIRST + e] = lv_section(e);
-	rec_prof_write_stats(r->prof, f, chunks, total_cycles(r));
-	path = path_join(o->dir, "timeline.csv");
-	ret = rec_prof_write_timeline(r->prof, path, names, total_cycles(r));
+	rec_prof_write_stats(r->prof, f, chunks, total_cycles(r), prof_streams(r));
+	path = path_join(dir, "timeline.csv");
+	ret = rec_prof_write_timeline(r->prof, path, names, total_cycles(r), prof_streams(r));
 	free(path);
 	return ret;
 }
 
-static int write_stats(const struct rec *r, int exited, int status)
+/*
+ * stats.ini (and timeline.csv) into dir, of the encoders that ran: all of
+ * them (encodings = all) or the recorded ones (encodings = recorded, the
+ * fast way: `raptor stat` computes the others by replaying the recording,
+ * rec_restat; the chunk sizes go in [run] chunks for that).
+ */
+static int write_stats(const struct rec *r, const char *dir, int exited, int status)
 {
-	char *path = path_join(r->o->dir, "stats.ini");
+	const struct rec_options *o = r->o;
+	char *path = path_join(dir, "stats.ini");
 	FILE *f = fopen(path, "w");
 	int ret = 0;
 
@@ -365,16 +393,28 @@ static int write_stats(const struct rec *r, int exited, int status)
 		free(path);
 		return ret;
 	}
-	fprintf(f, "; raptor record statistics: every encoding's size from the same run.\n"
-		   "; Not read by the debugger. Keys: docs/FORMAT.md \"stats.ini\".\n");
+	if (r->cf_mask == REC_CF_ALL && r->lv_mask == REC_LV_ALL && r->lv)
+		fprintf(f, "; raptor record statistics: every encoding's size from the same "
+			   "run.\n");
+	else
+		fprintf(f, "; raptor record statistics: the recorded encodings' sizes; `raptor "
+			   "stat`\n; computes the others by replaying the recording.\n");
+	fprintf(f, "; Not read by the debugger. Keys: docs/FORMAT.md \"stats.ini\".\n");
 	fprintf(f, "[run]\ncores = %d\ninstructions = %llu\ncycles = %llu\nexited = %d\n"
 		   "status = %d\n",
 		r->ncores, U(total_insns(r)), U(total_cycles(r)), exited, status);
+	/* all: no key, as before the fast way existed */
+	if (!(r->cf_mask == REC_CF_ALL && r->lv_mask == REC_LV_ALL && r->lv))
+		fprintf(f,
+			"encodings = recorded\nchunks = cnt=%u/%u,ta=%u/%u,cc=%u/%u,"
+			"icnt=%u/%u,fah=%u/%u,lvcc=%u/%u\n",
+			o->cnt.c0, o->cnt.c1, o->ta.c0, o->ta.c1, o->cc.c0, o->cc.c1, o->icnt.c0,
+			o->icnt.c1, o->fah.c0, o->fah.c1, o->lvcc.c0, o->lvcc.c1);
 	for (int i = 0; i < r->ncores; i++) {
 		const struct rec_cf_core_stats *c = rec_cf_core(r->cf, i);
 
 		fprintf(f, "\n[core%d]\ninstructions = %llu\ncycles = %llu\n", i, U(c->insns),
-			U(board_cycles(r->b, i)));
+			U(r->cycles[i]));
 		fprintf(f, "cond_direct = %llu\ndirect = %llu\ncalls = %llu\nreturns = %llu\n"
 			   "ind_calls = %llu\nind_jumps = %llu\ncond_indirect = %llu\n"
 			   "exceptions = %llu\ntail_chains = %llu\noutcome_misses = %llu\n"
@@ -387,23 +427,37 @@ static int write_stats(const struct rec *r, int exited, int status)
 			struct dc_fa_stats fs;
 			struct dc_mc2rt_stats ms;
 
-			dc_fa_stats(rec_lv_fa(r->lv), i, &fs);
-			dc_mc2rt_stats(rec_lv_mc2rt(r->lv), i, &ms);
-			fprintf(f, "loads = %llu\nstores = %llu\nuncached_loads = %llu\n"
-				   "cfiat_msgs = %llu\nmc2rt_msgs = %llu\nfa_load_hits = %llu\n"
-				   "fa_misses = %llu\nline_misses = %llu\ninvalidations = %llu\n"
-				   "mc2rt_trace_hits = %llu\nmc2rt_trace_misses = %llu\n"
-				   "mc2rt_peer_supplied = %llu\n",
-				U(l->loads), U(l->stores), U(l->uncached_loads), U(l->cfiat_msgs),
-				U(l->mc2rt_msgs), U(fs.load_hits), U(fs.fa_misses),
-				U(fs.line_misses), U(fs.invalidations), U(ms.trace_hits),
-				U(ms.trace_misses), U(ms.peer_supplied));
+			fprintf(f, "loads = %llu\nstores = %llu\nuncached_loads = %llu\n",
+				U(l->loads), U(l->stores), U(l->uncached_loads));
+			/* the cache models' counters when they ran (in the keys' old order) */
+			if (rec_lv_fa(r->lv))
+				fprintf(f, "cfiat_msgs = %llu\n", U(l->cfiat_msgs));
+			if (rec_lv_mc2rt(r->lv))
+				fprintf(f, "mc2rt_msgs = %llu\n", U(l->mc2rt_msgs));
+			if (rec_lv_fa(r->lv)) {
+				dc_fa_stats(rec_lv_fa(r->lv), i, &fs);
+				fprintf(f,
+					"fa_load_hits = %llu\nfa_misses = %llu\n"
+					"line_misses = %llu\ninvalidations = %llu\n",
+					U(fs.load_hits), U(fs.fa_misses), U(fs.line_misses),
+					U(fs.invalidations));
+			}
+			if (rec_lv_mc2rt(r->lv)) {
+				dc_mc2rt_stats(rec_lv_mc2rt(r->lv), i, &ms);
+				fprintf(f,
+					"mc2rt_trace_hits = %llu\nmc2rt_trace_misses = %llu\n"
+					"mc2rt_peer_supplied = %llu\n",
+					U(ms.trace_hits), U(ms.trace_misses), U(ms.peer_supplied));
+			}
 		}
 	}
 	for (int e = 0; e < REC_CF_NENC; e++) {
 		const struct st_cf_encoder *enc = rec_cf_encoder(r->cf, e);
-		const struct st_cf_fields *fl = &enc->fields;
+		const struct st_cf_fields *fl;
 
+		if (!enc)
+			continue;
+		fl = &enc->fields;
 		fprintf(f, "\n[cf.%s]\nbits = %llu\nmsgs = %llu\nbranch_msgs = %llu\n"
 			   "target_msgs = %llu\nexc_msgs = %llu\nend_msgs = %llu\n"
 			   "bits_cc = %llu\nbits_ti = %llu\nbits_cnt = %llu\nbits_tnt = %llu\n"
@@ -413,18 +467,22 @@ static int write_stats(const struct rec *r, int exited, int status)
 			U(fl->ti), U(fl->cnt), U(fl->tnt), U(fl->ta), U(fl->icnt), U(fl->exc));
 	}
 	for (int e = 0; r->lv && e < REC_LV_NENC; e++) {
-		const struct st_lv_fields *fl = &rec_lv_encoder(r->lv, e)->fields;
+		const struct st_lv_fields *fl;
 
+		if (!rec_lv_encoder(r->lv, e))
+			continue;
+		fl = &rec_lv_encoder(r->lv, e)->fields;
 		fprintf(f, "\n[lv.%s]\nbits = %llu\nmsgs = %llu\nbits_cc = %llu\nbits_ti = %llu\n"
 			   "bits_cnt = %llu\nbits_value = %llu\n",
 			lv_section(e), U(st_lv_fields_total(fl)), U(fl->msgs), U(fl->cc),
 			U(fl->ti), U(fl->cnt), U(fl->value));
-		if (e == rec_lv_index(ST_LV_NXLV, 0) || e == rec_lv_index(ST_LV_NXLV, 1))
+		if (r->lv_mask == REC_LV_ALL &&
+		    (e == rec_lv_index(ST_LV_NXLV, 0) || e == rec_lv_index(ST_LV_NXLV, 1)))
 			fprintf(f, "gzip1_bits = %llu\n",
 				U(8 * rec_lv_nxlv_gz_bytes(r->lv, e & 1)));
 	}
 	if (r->prof)
-		ret = write_profile(r, f);
+		ret = write_profile(r, f, dir);
 	if (fclose(f) && !ret)
 		ret = error("error writing '%s': %m", path);
 	free(path);
@@ -448,7 +506,7 @@ static void summary(const struct rec *r, int exited, int status)
 	fprintf(stderr, "  core  instructions       cycles    IPC   cf misses   exceptions\n");
 	for (int i = 0; i < r->ncores; i++) {
 		const struct rec_cf_core_stats *c = rec_cf_core(r->cf, i);
-		uint64_t cyc = board_cycles(r->b, i);
+		uint64_t cyc = r->cycles[i];
 
 		fprintf(stderr, "  %4d  %12llu %12llu  %5.3f  %10llu  %11llu\n", i,
 			U(c->insns), U(cyc), cyc ? (double)c->insns / cyc : 0.0,
@@ -457,35 +515,53 @@ static void summary(const struct rec *r, int exited, int status)
 	fprintf(stderr, "  stream       bits          bpi      bpc   vs baseline%s\n",
 		"");
 	for (int t = 0; t < 2; t++) {
-		base = st_cf_fields_total(&rec_cf_encoder(r->cf, rec_cf_index(ST_CF_NXB, t))->fields);
+		const struct st_cf_encoder *b = rec_cf_encoder(r->cf, rec_cf_index(ST_CF_NXB, t));
+
+		base = b ? st_cf_fields_total(&b->fields) : 0;
 		for (int e = ST_CF_NXB; e <= ST_CF_TRA; e++) {
 			int k = rec_cf_index(e, t);
-			uint64_t bits = st_cf_fields_total(&rec_cf_encoder(r->cf, k)->fields);
+			uint64_t bits;
+			char ratio[16] = "       -";
 
+			if (!rec_cf_encoder(r->cf, k))
+				continue;
+			bits = st_cf_fields_total(&rec_cf_encoder(r->cf, k)->fields);
 			bpi = insns ? (double)bits / insns : 0;
 			bpc = cycles ? (double)bits / cycles : 0;
-			fprintf(stderr, "  cf %-8s %10llu  %10.4f %8.4f   %6.2fx%s\n", cf_section(k),
-				U(bits), bpi, bpc, bits ? (double)base / bits : 0.0,
+			if (b)
+				snprintf(ratio, sizeof(ratio), "%7.2fx",
+					 bits ? (double)base / bits : 0.0);
+			fprintf(stderr, "  cf %-8s %10llu  %10.4f %8.4f  %s%s\n", cf_section(k),
+				U(bits), bpi, bpc, ratio,
 				r->o->cf_on && k == rec_cf_index(r->o->cf_enc, r->o->timed)
-					? "  (recorded)"
-					: "");
+				    ? "  (recorded)"
+				    : "");
 		}
 	}
 	for (int t = 0; r->lv && t < 2; t++) {
-		base = st_lv_fields_total(&rec_lv_encoder(r->lv, rec_lv_index(ST_LV_NXLV, t))->fields);
+		const struct st_lv_encoder *b = rec_lv_encoder(r->lv, rec_lv_index(ST_LV_NXLV, t));
+
+		base = b ? st_lv_fields_total(&b->fields) : 0;
 		for (int e = ST_LV_NXLV; e <= ST_LV_CFIATA; e++) {
 			int k = rec_lv_index(e, t);
-			uint64_t bits = st_lv_fields_total(&rec_lv_encoder(r->lv, k)->fields);
+			uint64_t bits;
+			char ratio[16] = "       -";
 
+			if (!rec_lv_encoder(r->lv, k))
+				continue;
+			bits = st_lv_fields_total(&rec_lv_encoder(r->lv, k)->fields);
 			bpi = insns ? (double)bits / insns : 0;
 			bpc = cycles ? (double)bits / cycles : 0;
-			fprintf(stderr, "  lv %-8s %10llu  %10.4f %8.4f   %6.2fx%s\n", lv_section(k),
-				U(bits), bpi, bpc, bits ? (double)base / bits : 0.0,
+			if (b)
+				snprintf(ratio, sizeof(ratio), "%7.2fx",
+					 bits ? (double)base / bits : 0.0);
+			fprintf(stderr, "  lv %-8s %10llu  %10.4f %8.4f  %s%s\n", lv_section(k),
+				U(bits), bpi, bpc, ratio,
 				r->o->lv_on && k == rec_lv_index(r->o->lv_enc, r->o->timed)
-					? "  (recorded)"
-					: "");
+				    ? "  (recorded)"
+				    : "");
 		}
-		{
+		if (r->lv_mask == REC_LV_ALL) {
 			uint64_t gz = 8 * rec_lv_nxlv_gz_bytes(r->lv, t);
 
 			fprintf(stderr, "  lv %-8s %10llu  %10.4f %8.4f   %6.2fx  (NX-LV, zlib -1)\n",
@@ -493,6 +569,11 @@ static void summary(const struct rec *r, int exited, int status)
 				cycles ? (double)gz / cycles : 0, gz ? (double)base / gz : 0.0);
 		}
 	}
+	if (!r->o->all_encodings)
+		fprintf(stderr,
+			"  (the recorded encodings only: `raptor stat %s` gives the "
+			"others, or record with --all-encodings)\n",
+			r->o->dir);
 }
 
 static void progress(const struct rec *r, uint64_t insns, const struct timespec *t0)
@@ -528,8 +609,9 @@ static int snapshot(struct rec *r)
 
 	for (int i = 0; i < r->ncores; i++)
 		cycles[i] = board_cycles(r->b, i);
+	r->mf.lv_bits = 0;
 	if (rec_cf_snapshot(r->cf, cycles, 0, &r->mf.cf_bits) ||
-	    rec_lv_snapshot(r->lv, 0, &r->mf.lv_bits))
+	    (r->lv && rec_lv_snapshot(r->lv, 0, &r->mf.lv_bits)))
 		return -1;
 	r->mf.complete = 0;
 	/* not at the start: a short run's truth.gz stays byte for byte what it was */
@@ -537,7 +619,7 @@ static int snapshot(struct rec *r)
 		return -1;
 	if (st_manifest_write(&r->mf, r->path_next))
 		return -1;
-	if (rec_cf_snapshot(r->cf, cycles, 1, &bits) || rec_lv_snapshot(r->lv, 1, &bits))
+	if (rec_cf_snapshot(r->cf, cycles, 1, &bits) || (r->lv && rec_lv_snapshot(r->lv, 1, &bits)))
 		return -1;
 	if (rename(r->path_next, r->path_manifest))
 		return error("cannot rename '%s' to '%s': %m", r->path_next, r->path_manifest);
@@ -583,10 +665,23 @@ int rec_run(const struct rec_options *o, int *status)
 	}
 	free(p);
 
+	/* the fast way: only the encoders written; all of them for statistics */
+	r.cf_mask = o->all_encodings ? REC_CF_ALL
+		    : o->cf_on	     ? 1u << rec_cf_index(o->cf_enc, o->timed)
+				     : 0;
+	r.lv_mask = o->all_encodings ? REC_LV_ALL
+		    : o->lv_on	     ? 1u << rec_lv_index(o->lv_enc, o->timed)
+				     : 0;
 	r.prof = rec_prof_new(r.ncores);
-	cfc = (struct rec_cf_config){ .ncores = r.ncores, .bp = o->bp, .shared = o->bp_shared,
-				      .cnt = o->cnt, .ta = o->ta, .cc = o->cc, .icnt = o->icnt,
-				      .prof = r.prof };
+	cfc = (struct rec_cf_config){.ncores = r.ncores,
+				     .bp = o->bp,
+				     .shared = o->bp_shared,
+				     .cnt = o->cnt,
+				     .ta = o->ta,
+				     .cc = o->cc,
+				     .icnt = o->icnt,
+				     .mask = r.cf_mask,
+				     .prof = r.prof};
 	r.cf = rec_cf_new(&cfc);
 	if (!r.cf)
 		goto out;
@@ -595,11 +690,15 @@ int rec_run(const struct rec_options *o, int *status)
 			goto out;
 		rec_cf_set_output(r.cf, o->cf_enc, o->timed, r.cf_file, r.path_cf);
 	}
-	lvc = (struct rec_lv_config){ .cache = o->cache, .cnt = o->fah, .cc = o->lvcc,
-				      .prof = r.prof };
+	lvc = (struct rec_lv_config){.cache = o->cache,
+				     .cnt = o->fah,
+				     .cc = o->lvcc,
+				     .mask = r.lv_mask,
+				     .gzip = o->all_encodings,
+				     .prof = r.prof};
 	lvc.cache.ncores = r.ncores;
-	r.lv = rec_lv_new(&lvc, r.b);
-	if (!r.lv)
+	/* --lv-enc none, the fast way: no load-value machinery at all */
+	if (r.lv_mask && !(r.lv = rec_lv_new(&lvc, peek_board, r.b)))
 		goto out;
 	if (o->lv_on) {
 		if (!(r.lv_file = create(r.path_lv)))
@@ -663,10 +762,11 @@ int rec_run(const struct rec_options *o, int *status)
 
 	/* finish the streams whatever happened: the prefix stays replayable */
 	for (int i = 0; i < r.ncores; i++)
-		cycles[i] = board_cycles(r.b, i);
+		cycles[i] = r.cycles[i] = board_cycles(r.b, i);
 	if (rec_cf_finish(r.cf, cycles, &r.mf.cf_bits))
 		io_error = 1;
-	if (rec_lv_finish(r.lv, &r.mf.lv_bits))
+	r.mf.lv_bits = 0;
+	if (r.lv && rec_lv_finish(r.lv, &r.mf.lv_bits))
 		io_error = 1;
 	if (r.truth) {
 		if (exited)
@@ -682,7 +782,7 @@ int rec_run(const struct rec_options *o, int *status)
 	r.mf.complete = exited && !io_error;
 	if (st_manifest_write(&r.mf, r.path_manifest))
 		io_error = 1;
-	if (write_stats(&r, exited, st))
+	if (write_stats(&r, o->dir, exited, st))
 		io_error = 1;
 	if (!o->quiet)
 		summary(&r, exited, st);
@@ -712,5 +812,77 @@ out:
 	free(r.path_lv);
 	free(r.path_manifest);
 	free(r.path_next);
+	return ret;
+}
+
+/* ---- every encoding from a replay ------------------------------------------ */
+
+static int peek_replay(void *ctx, uint32_t addr, uint8_t *buf, unsigned n)
+{
+	/* a byte the debugger does not know reads as 0: only values' lengths count here */
+	return rpl_read_mem(ctx, addr, buf, n, NULL) < 0 ? -1 : 0;
+}
+
+/* rpl_observe: the board observer's calls, on the replayed run. */
+static void on_replay_step(void *ctx, int core, const struct isa_step *st, uint64_t cycle,
+			   const struct board_access *acc, int nacc)
+{
+	struct rec *r = ctx;
+
+	for (int k = 0; k < nacc; k++)
+		rec_lv_access(r->lv, core, &acc[k]);
+	rec_cf_step(r->cf, core, st, cycle);
+	rec_lv_step(r->lv, core, cycle);
+}
+
+int rec_restat(const char *dir, const char *chunks, const char *out_dir)
+{
+	struct rec_options o;
+	struct rec r = { .o = &o };
+	const struct st_manifest *mf;
+	struct rec_cf_config cfc;
+	struct rec_lv_config lvc;
+	struct rpl *rp = rpl_open(dir);
+	uint64_t bits;
+	int ret = -1, s, status = 0, exited;
+
+	if (!rp)
+		return -1;
+	mf = rpl_manifest(rp);
+	rec_options_init(&o);
+	o.dir = out_dir;
+	o.all_encodings = 1;
+	if (chunks && rec_chunks_parse(chunks, &o))
+		goto out;
+	r.ncores = mf->ncores;
+	r.cf_mask = REC_CF_ALL;
+	r.lv_mask = REC_LV_ALL;
+	r.prof = rec_prof_new(r.ncores);
+	cfc = (struct rec_cf_config){ .ncores = r.ncores, .bp = mf->bp, .shared = mf->bp_shared,
+				      .cnt = o.cnt, .ta = o.ta, .cc = o.cc, .icnt = o.icnt,
+				      .mask = r.cf_mask, .prof = r.prof };
+	lvc = (struct rec_lv_config){ .cache = mf->cache, .cnt = o.fah, .cc = o.lvcc,
+				      .mask = r.lv_mask, .gzip = 1, .prof = r.prof };
+	lvc.cache.ncores = r.ncores;
+	if (!(r.cf = rec_cf_new(&cfc)) || !(r.lv = rec_lv_new(&lvc, peek_replay, rp)))
+		goto out;
+	/* one run forward: no checkpoints needed */
+	rpl_set_interval(rp, UINT64_MAX);
+	if (rpl_observe(rp, on_replay_step, &r))
+		goto out;
+	s = rpl_run(rp, UINT64_MAX);
+	if (s < 0)
+		goto out;
+	for (int i = 0; i < r.ncores; i++)
+		r.cycles[i] = rpl_cycles(rp, i);
+	if (rec_cf_finish(r.cf, r.cycles, &bits) || rec_lv_finish(r.lv, &bits))
+		goto out;
+	exited = rpl_exited(rp, &status);
+	ret = write_stats(&r, out_dir, exited, exited ? status : 0);
+out:
+	rec_cf_free(r.cf);
+	rec_lv_free(r.lv);
+	rec_prof_free(r.prof);
+	rpl_close(rp);
 	return ret;
 }

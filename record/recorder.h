@@ -8,9 +8,10 @@
  *   REC/cf.bin         the control-flow stream (unless --cf-enc none)
  *   REC/lv.bin         the load-value stream (unless --lv-enc none)
  *   REC/truth.gz       with --truth: the ground truth (streams/truth.h)
- *   REC/stats.ini      sizes and field statistics of EVERY encoding, from
- *                      the same run (the baselines), and per-core counters
- *   REC/timeline.csv   every encoding's bits per core per time window
+ *   REC/stats.ini      sizes and field statistics of the recorded encodings
+ *                      (with all_encodings: of EVERY encoding, from the same
+ *                      run, the baselines), and per-core counters
+ *   REC/timeline.csv   those encodings' bits per core per time window
  *                      (stats.ini also gets field-value histograms; profile.h)
  *
  * The manifest is written first with state = partial and rewritten at the
@@ -48,6 +49,11 @@ struct rec_options {
 	/* chunk sizes: TR_e's cnt, ta, cc, icnt; CFiat's fahCnt and dCC */
 	struct st_vlc cnt, ta, cc, icnt, fah, lvcc;
 	int truth;
+	/*
+	 * Run every encoding side by side (stats.ini then has them all, from
+	 * the same run); 0: only the recorded ones, the fast way.
+	 */
+	int all_encodings;
 	int force;    /* replace an existing recording directory */
 	int progress; /* progress line on stderr */
 	int quiet;    /* no summary */
@@ -70,6 +76,18 @@ int rec_chunks_parse(const char *s, struct rec_options *o) MUST_CHECK;
  * disk with state = partial).
  */
 int rec_run(const struct rec_options *o, int *status) MUST_CHECK;
+
+/*
+ * Every encoding's statistics for the recording in dir, made without
+ * --all-encodings: replay it (replay.h) and run every trace module's
+ * encoders on the replayed run, as rec_run does on the board, with the
+ * chunk sizes the recording's stats.ini gives ([run] chunks, in --chunks
+ * syntax; NULL: the defaults). Writes stats.ini and timeline.csv, as
+ * --all-encodings would have, into out_dir. Needs both streams (the
+ * replay of a control-flow-only recording has no data accesses). 0, or -1
+ * with an error (a desync of the replay included).
+ */
+int rec_restat(const char *dir, const char *chunks, const char *out_dir) MUST_CHECK;
 
 /* Ask a running rec_run to stop after the current step (signal-safe). */
 void rec_interrupt(void);

@@ -137,6 +137,9 @@ struct rpl {
 	struct tqueue tq[MAX_CORES];
 	struct rpl_verify_stats vs;
 	uint64_t cycle_error_sum;
+
+	rpl_step_fn obs; /* rpl_observe */
+	void *obs_ctx;
 };
 
 #define U(x) ((unsigned long long)(x))
@@ -1188,6 +1191,24 @@ static int sleep_step(struct rpl *r, int i)
 	return 0;
 }
 
+/* rpl_observe's callback for the step just done. */
+static void notify(struct rpl *r, int core, const struct isa_step *st, uint64_t cycle)
+{
+	struct board_access a[MAX_STEP_ACC];
+
+	for (int k = 0; k < r->nacc; k++) {
+		const struct acc *x = &r->acc[k];
+
+		a[k].addr = x->addr;
+		a[k].val = x->value;
+		a[k].size = x->size;
+		a[k].store = x->store;
+		a[k].kind = x->kind;
+		a[k].cacheable = board_map(x->addr, x->size, x->store) == BOARD_R_MEM;
+	}
+	r->obs(r->obs_ctx, core, st, cycle, a, r->nacc);
+}
+
 /*
  * One scheduler step: 0 go on, 1 the end of the recording (no step done
  * then, or the program's exit), -1 error. r->cur, r->last and r->acc tell
@@ -1259,6 +1280,8 @@ static int step_once(struct rpl *r)
 		return -1;
 	if (r->truth && verify_step(r, i, st, cycle))
 		return -1;
+	if (r->obs)
+		notify(r, i, st, cycle);
 	if (osum) {
 		for (int a = 0; a < r->nacc; a++)
 			if (watchable(r->acc[a].kind))
@@ -1523,6 +1546,17 @@ int rpl_index(struct rpl *r)
 }
 
 /* ---- breakpoints, watchpoints, continue and step ---------------------------------- */
+
+int rpl_observe(struct rpl *r, rpl_step_fn fn, void *ctx)
+{
+	if (fn && r->cfw)
+		return error("%s: a control-flow-only recording: its replay has no data "
+			     "accesses to observe",
+			     r->dir);
+	r->obs = fn;
+	r->obs_ctx = ctx;
+	return 0;
+}
 
 int rpl_break(struct rpl *r, uint32_t pc, int on)
 {

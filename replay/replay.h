@@ -63,6 +63,7 @@
 
 #include <stdint.h>
 
+#include "board/board.h"
 #include "isa/isa.h"
 #include "replay/ckstore.h"
 #include "streams/manifest.h"
@@ -175,6 +176,21 @@ void rpl_checkpoint_stats(const struct rpl *r, struct rpl_ckstore_stats *st);
  */
 int rpl_seek(struct rpl *r, uint64_t position) MUST_CHECK;
 int rpl_seek_step(struct rpl *r, uint64_t step) MUST_CHECK;
+
+/*
+ * Observe the replay (raptor stat runs the encoders a recording did not
+ * record on it): fn is called after every step that retires an
+ * instruction, faults or enters an exception (not sleeps), with the core,
+ * what the step did, the core's cycle count after it and the step's data
+ * accesses in order, as the board's observer gives them (board.h: every
+ * value read or written, stacking and vector reads included; cacheable:
+ * ROM or SRAM). Steps run again after going back are reported again. Full
+ * fidelity only: a control-flow-only replay has no accesses nor branch
+ * classes, and is refused (-1). NULL detaches. 0 / -1.
+ */
+typedef void (*rpl_step_fn)(void *ctx, int core, const struct isa_step *st, uint64_t cycle,
+			    const struct board_access *acc, int nacc);
+int rpl_observe(struct rpl *r, rpl_step_fn fn, void *ctx) MUST_CHECK;
 
 /* Set (on = 1) or clear a breakpoint on any core's instruction at pc. 0 / -1. */
 int rpl_break(struct rpl *r, uint32_t pc, int on) MUST_CHECK;

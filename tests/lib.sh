@@ -68,6 +68,15 @@ abs_list() {
 	done <"$1"
 }
 
+# ini FILE SECTION KEY: a value of an INI file (raptor's own flat syntax:
+# manifest.ini, stats.ini).
+ini() {
+	awk -v s="[$2]" -v k="$3" '
+		/^\[/ { in_s = ($0 == s); next }
+		in_s && $1 == k && $2 == "=" { print $3; exit }
+	' "$1"
+}
+
 # test_sample FILE: with RAPTOR_TEST_SAMPLE=N (N > 1), keep only every Nth
 # line of the job list FILE (the 1st, the N+1th, ...). `make asan` sets it, so
 # that the long campaigns (t0100, t0120, t0300, t0310, t0320) run a fixed

@@ -4,14 +4,6 @@ test_description 'raptor record writes complete, consistent recordings in every 
 
 test_require "$RAPTOR"
 
-# ini FILE SECTION KEY: a value of an INI file (raptor's own flat syntax).
-ini() {
-	awk -v s="[$2]" -v k="$3" '
-		/^\[/ { in_s = ($0 == s); next }
-		in_s && $1 == k && $2 == "=" { print $3; exit }
-	' "$1"
-}
-
 # bytes_of_bits BITS: the stored size of a stream of BITS bits.
 bytes_of_bits() {
 	echo $((($1 + 7) / 8))
@@ -26,7 +18,7 @@ test_expect_success 'record --help describes every option' '
 	"$RAPTOR" record --help >help &&
 	for o in --cores --cpu --seed --jitter --max-insns --cf --lv --share-predictors \
 		--share-cache --cf-enc --lv-enc --timed --functional --chunks --output \
-		--force --truth --quiet; do
+		--force --truth --quiet --all-encodings; do
 		grep -q -- "$o" help || { echo "missing $o"; return 1; }
 	done
 '
@@ -59,51 +51,88 @@ test_expect_success 'stream sizes: manifest bits = stats bits = file sizes' '
 	test $(stat -c %s rec/lv.bin) = $(bytes_of_bits $lvb)
 '
 
+test_expect_success 'the fast way: stats.ini has the recorded encodings only' '
+	test "$(ini rec/stats.ini run encodings)" = recorded &&
+	test "$(ini rec/stats.ini run chunks)" = cnt=3/2,ta=3/4,cc=4/2,icnt=2/2,fah=1/2,lvcc=4/2 &&
+	grep "^\[[cl][fv]\." rec/stats.ini >sections &&
+	printf "[cf.ttre]\n[lv.tcfiat]\n" >expect &&
+	test_cmp expect sections &&
+	test "$(head -1 rec/timeline.csv)" = start,core,ttre,tcfiat &&
+	test -n "$(ini rec/stats.ini core0 fa_misses)" &&
+	test -z "$(ini rec/stats.ini core0 mc2rt_msgs)" &&
+	grep "the recorded encodings only: .raptor stat rec. gives the others" rec.err
+'
+
+test_expect_success '--all-encodings: the same streams, every encoding in stats.ini' '
+	"$RAPTOR" record "$W" --cores 2 --all-encodings -o all >all.out 2>all.err &&
+	test_cmp run.out all.out &&
+	cmp rec/cf.bin all/cf.bin && cmp rec/lv.bin all/lv.bin &&
+	cmp rec/manifest.ini all/manifest.ini &&
+	test -z "$(ini all/stats.ini run encodings)" &&
+	test $(grep -c "^\[[cl][fv]\." all/stats.ini) = 16 &&
+	test -n "$(ini all/stats.ini lv.nxlv gzip1_bits)" &&
+	grep "lv tnxlv.gz" all.err && ! grep "recorded encodings only" all.err &&
+	for s in cf.ttre lv.tcfiat; do
+		sed -n "/^\[$s\]/,/^\$/p" rec/stats.ini >fast.$s &&
+		sed -n "/^\[$s\]/,/^\$/p" all/stats.ini >all.$s &&
+		test_cmp all.$s fast.$s || return 1
+	done
+'
+
+test_expect_success '--lv-enc none, the fast way: no load-value counters at all' '
+	"$RAPTOR" record "$W" --cores 2 --lv-enc none -o lvnone -q >/dev/null &&
+	cmp rec/cf.bin lvnone/cf.bin &&
+	test -z "$(ini lvnone/stats.ini core0 loads)" &&
+	grep "^\[[cl][fv]\." lvnone/stats.ini >sections &&
+	echo "[cf.ttre]" >expect && test_cmp expect sections &&
+	test "$(head -1 lvnone/timeline.csv)" = start,core,ttre
+'
+
 test_expect_success 'stats: field bits add up to each encoding total' '
 	for s in cf.nxb cf.tnxb cf.trb cf.ttrb cf.tre cf.ttre; do
 		sum=0 &&
 		for k in bits_cc bits_ti bits_cnt bits_tnt bits_ta bits_icnt bits_exc; do
-			sum=$((sum + $(ini rec/stats.ini $s $k)))
+			sum=$((sum + $(ini all/stats.ini $s $k)))
 		done &&
-		test $sum = $(ini rec/stats.ini $s bits) || { echo "$s: $sum"; return 1; }
+		test $sum = $(ini all/stats.ini $s bits) || { echo "$s: $sum"; return 1; }
 	done &&
 	for s in lv.nxlv lv.tnxlv lv.cfiat lv.tcfiat lv.mc2rt lv.tmc2rt; do
 		sum=0 &&
 		for k in bits_cc bits_ti bits_cnt bits_value; do
-			sum=$((sum + $(ini rec/stats.ini $s $k)))
+			sum=$((sum + $(ini all/stats.ini $s $k)))
 		done &&
-		test $sum = $(ini rec/stats.ini $s bits) || { echo "$s: $sum"; return 1; }
+		test $sum = $(ini all/stats.ini $s bits) || { echo "$s: $sum"; return 1; }
 	done
 '
 
 test_expect_success 'stats: messages match the predictor misses and exceptions' '
 	miss=0 exc=0 &&
 	for c in 0 1; do
-		miss=$((miss + $(ini rec/stats.ini core$c outcome_misses) +
-			$(ini rec/stats.ini core$c target_misses))) &&
-		exc=$((exc + $(ini rec/stats.ini core$c exceptions)))
+		miss=$((miss + $(ini all/stats.ini core$c outcome_misses) +
+			$(ini all/stats.ini core$c target_misses))) &&
+		exc=$((exc + $(ini all/stats.ini core$c exceptions)))
 	done &&
 	for s in cf.trb cf.tre cf.ttre; do
-		test $(ini rec/stats.ini $s branch_msgs) -gt 0 &&
-		test $(($(ini rec/stats.ini $s branch_msgs) + $(ini rec/stats.ini $s target_msgs))) = $miss &&
-		test $(ini rec/stats.ini $s exc_msgs) = $exc &&
-		test $(ini rec/stats.ini $s end_msgs) = 2 || { echo "$s"; return 1; }
+		test $(ini all/stats.ini $s branch_msgs) -gt 0 &&
+		test $(($(ini all/stats.ini $s branch_msgs) + $(ini all/stats.ini $s target_msgs))) = $miss &&
+		test $(ini all/stats.ini $s exc_msgs) = $exc &&
+		test $(ini all/stats.ini $s end_msgs) = 2 || { echo "$s"; return 1; }
 	done &&
-	test $(ini rec/stats.ini cf.nxb msgs) -gt $(ini rec/stats.ini cf.tre msgs)
+	test $(ini all/stats.ini cf.nxb msgs) -gt $(ini all/stats.ini cf.tre msgs)
 '
 
 test_expect_success 'stats: CFiat messages = per-core counts; NX-LV has one per load' '
-	loads=$(($(ini rec/stats.ini core0 loads) + $(ini rec/stats.ini core1 loads))) &&
-	cm=$(($(ini rec/stats.ini core0 cfiat_msgs) + $(ini rec/stats.ini core1 cfiat_msgs))) &&
-	test $(ini rec/stats.ini lv.nxlv msgs) = $loads &&
-	test $(ini rec/stats.ini lv.cfiat msgs) = $cm &&
+	loads=$(($(ini all/stats.ini core0 loads) + $(ini all/stats.ini core1 loads))) &&
+	cm=$(($(ini all/stats.ini core0 cfiat_msgs) + $(ini all/stats.ini core1 cfiat_msgs))) &&
+	test $(ini all/stats.ini lv.nxlv msgs) = $loads &&
+	test $(ini all/stats.ini lv.cfiat msgs) = $cm &&
 	test $cm -lt $loads
 '
 
 test_expect_success 'TR_e is smaller than TR_b, which is smaller than NX_b' '
-	test $(ini rec/stats.ini cf.ttre bits) -lt $(ini rec/stats.ini cf.ttrb bits) &&
-	test $(ini rec/stats.ini cf.ttrb bits) -lt $(ini rec/stats.ini cf.tnxb bits) &&
-	test $(ini rec/stats.ini cf.tre bits) -lt $(ini rec/stats.ini cf.ttre bits)
+	test $(ini all/stats.ini cf.ttre bits) -lt $(ini all/stats.ini cf.ttrb bits) &&
+	test $(ini all/stats.ini cf.ttrb bits) -lt $(ini all/stats.ini cf.tnxb bits) &&
+	test $(ini all/stats.ini cf.tre bits) -lt $(ini all/stats.ini cf.ttre bits)
 '
 
 test_expect_success 'the same seed gives byte-identical recordings' '
@@ -171,9 +200,9 @@ test_expect_success 'configurations reach the manifest: small, shared, granule 1
 
 test_expect_success 'bigger predictors send fewer cf bits, bigger granules fewer lv misses' '
 	"$RAPTOR" record "$W" --cf S0 -o s0 -q >/dev/null &&
-	test $(ini rec/stats.ini cf.tre bits) -lt $(ini s0/stats.ini cf.tre bits) &&
+	test $(ini rec/stats.ini cf.ttre bits) -lt $(ini s0/stats.ini cf.ttre bits) &&
 	"$RAPTOR" record "$W" --lv granule=1 -o g1 -q >/dev/null &&
-	test $(ini rec/stats.ini lv.cfiat msgs) -lt $(ini g1/stats.ini lv.cfiat msgs)
+	test $(ini rec/stats.ini lv.tcfiat msgs) -lt $(ini g1/stats.ini lv.tcfiat msgs)
 '
 
 test_expect_success '--truth writes the ground truth' '

@@ -56,9 +56,10 @@ elf=$1 n=$2
 cpu=m3
 case ${elf##*/} in *-m4-*) cpu=m4 ;; esac
 d=$(mktemp -d rec.XXXXXX)
-if ! "$RAPTOR" record "$elf" --cpu $cpu --cores $n --truth -o $d/fast -q >/dev/null 2>$d/err ||
-   ! RAPTOR_SIMPLE_ENGINE=1 "$RAPTOR" record "$elf" --cpu $cpu --cores $n --truth -o $d/simple \
-	-q >/dev/null 2>>$d/err; then
+if ! "$RAPTOR" record "$elf" --cpu $cpu --cores $n --truth --all-encodings -o $d/fast -q \
+	>/dev/null 2>$d/err ||
+   ! RAPTOR_SIMPLE_ENGINE=1 "$RAPTOR" record "$elf" --cpu $cpu --cores $n --truth --all-encodings \
+	-o $d/simple -q >/dev/null 2>>$d/err; then
 	echo "FAIL record $elf $n: $(tail -1 $d/err)"; exit 0
 fi
 for f in cf.bin lv.bin truth.gz stats.ini manifest.ini timeline.csv; do

@@ -15,7 +15,7 @@ shift 3
 cpu=m3
 case ${elf##*/} in *-m4-*) cpu=m4 ;; esac
 d=$(mktemp -d rec.XXXXXX)
-if ! "$RAPTOR" record "$elf" --cpu $cpu --cores $n --cf "$cf" "$@" --truth -o $d/r -q \
+if ! "$RAPTOR" record "$elf" --cpu $cpu --cores $n --cf "$cf" "$@" --truth --all-encodings -o $d/r -q \
 	>/dev/null 2>$d/err
 then
 	echo "FAIL record $elf $n $cf $*: $(tail -1 $d/err)"
@@ -56,7 +56,8 @@ run_jobs() {
 
 # misses ELF CORES CF: outcome misses of one recording (no truth)
 misses() {
-	"$RAPTOR" record "$GUEST/$1.elf" --cores $2 --cf "$3" -o m.$1.$2 --force -q >/dev/null &&
+	"$RAPTOR" record "$GUEST/$1.elf" --cores $2 --cf "$3" --all-encodings -o m.$1.$2 --force \
+		-q >/dev/null &&
 	"$RAPTOR" stat m.$1.$2 --csv=cores | awk -F, '
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		$c["core"] == "all" { print $c["outcome_misses"] }'

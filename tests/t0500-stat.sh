@@ -4,14 +4,6 @@ test_description 'raptor stat and raptor tune: numbers that add up, every format
 
 test_require "$RAPTOR" python3 gnuplot
 
-# ini FILE SECTION KEY: a value of an INI file (raptor's own flat syntax).
-ini() {
-	awk -v s="[$2]" -v k="$3" '
-		/^\[/ { in_s = ($0 == s); next }
-		in_s && $1 == k && $2 == "=" { print $3; exit }
-	' "$1"
-}
-
 # py SCRIPT ARGS...: run a python3 check; it fails by an exception or exit 1.
 py() {
 	py_s_=$1
@@ -20,18 +12,19 @@ py() {
 }
 
 test_expect_success 'setup: recordings of a few workloads, in several configurations' '
-	"$RAPTOR" record "$GUEST/reduction-m3-O2.elf" --cores 2 -o red -q >/dev/null &&
+	"$RAPTOR" record "$GUEST/reduction-m3-O2.elf" --cores 2 --all-encodings -o red -q >/dev/null &&
 	"$RAPTOR" record "$GUEST/racy-m3-O2.elf" --cores 4 --cf-enc nxb --lv-enc mc2rt \
-		--functional -o racy -q >/dev/null &&
-	"$RAPTOR" record "$GUEST/crc32-m3-O2.elf" --cores 1 --cf small -o crc -q >/dev/null &&
+		--functional --all-encodings -o racy -q >/dev/null &&
+	"$RAPTOR" record "$GUEST/crc32-m3-O2.elf" --cores 1 --cf small --all-encodings -o crc -q >/dev/null &&
 	"$RAPTOR" record "$GUEST/radix-m3-O2.elf" --cores 2 --cf-enc none --lv-enc none \
-		--chunks cnt=4/3,ta=5/5,cc=6/3,icnt=3/3,fah=2/2,lvcc=5/3 -o qs -q >/dev/null &&
+		--chunks cnt=4/3,ta=5/5,cc=6/3,icnt=3/3,fah=2/2,lvcc=5/3 \
+		--all-encodings -o qs -q >/dev/null &&
 	{ "$RAPTOR" record "$BUILD/isatest/spin-forever.elf" --cores 2 --max-insns 300000 \
-		-o part -q >/dev/null 2>&1; test $? = 125; } &&
+		--all-encodings -o part -q >/dev/null 2>&1; test $? = 125; } &&
 	"$RAPTOR" record "$GUEST/lu-m3-O2.elf" --cores 4 --cf-enc tra --lv-enc cfiata \
-		-o ad -q >/dev/null &&
+		--all-encodings -o ad -q >/dev/null &&
 	"$RAPTOR" record "$GUEST/ring-m3-O0.elf" --cores 2 --cf-enc tra --lv-enc cfiata \
-		--functional --cf small -o adf -q >/dev/null &&
+		--functional --cf small --all-encodings -o adf -q >/dev/null &&
 	RECS="red racy crc qs part ad adf"
 '
 
@@ -447,7 +440,8 @@ print(\"cnt=%s,ta=%s,cc=%s,icnt=%s,fah=%s,lvcc=%s\" % (b(\"bCnt\"), b(\"|diffTA|
 	b(\"diffCC\"), b(\"iCnt\"), b(\"fahCnt\"), b(\"dCC\")))
 print(t[\"ttre\"][\"best\"], t[\"tre\"][\"best\"], t[\"tcfiat\"][\"best\"], t[\"cfiat\"][\"best\"])
 ") &&
-	"$RAPTOR" record "$GUEST/reduction-m3-O2.elf" --cores 2 --chunks $1 -o best -q >/dev/null &&
+	"$RAPTOR" record "$GUEST/reduction-m3-O2.elf" --cores 2 --chunks $1 --all-encodings \
+		-o best -q >/dev/null &&
 	test $(ini best/stats.ini cf.ttre bits) = $2 &&
 	test $(ini best/stats.ini cf.tre bits) = $3 &&
 	test $(ini best/stats.ini lv.tcfiat bits) = $4 &&

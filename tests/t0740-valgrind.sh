@@ -41,9 +41,18 @@ vg() {
 }
 
 test_expect_success 'raptor record (a 2-core program, every encoding, the truth)' '
-	vg record "$RAPTOR" record "$BUILD/isatest/strex-mc.elf" --cores 2 --truth -o strex -q \
-		>/dev/null &&
+	vg record "$RAPTOR" record "$BUILD/isatest/strex-mc.elf" --cores 2 --truth \
+		--all-encodings -o strex -q >/dev/null &&
 	test ! -s record.vg
+'
+
+test_expect_success 'raptor record the fast way, and raptor stat replaying it for the others' '
+	vg recfast "$RAPTOR" record "$BUILD/isatest/strex-mc.elf" --cores 2 -o fast -q \
+		>/dev/null &&
+	test ! -s recfast.vg &&
+	vg stat "$RAPTOR" stat fast --json >stat.json &&
+	grep "\"other_encodings\": \"replayed\"" stat.json &&
+	test ! -s stat.vg
 '
 
 test_expect_success 'raptor replay --verify (racy, 2 cores, 51k instructions)' '

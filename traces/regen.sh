@@ -36,7 +36,7 @@ while read -r name cores seed _hidden; do
 	if [ -n "$from" ]; then
 		cp "$from/demos/$name.elf" "$elf" || { fails=$((fails + 1)); continue; }
 	fi
-	"$raptor" record "$elf" --cores "$cores" --seed "$seed" --truth -q \
+	"$raptor" record "$elf" --cores "$cores" --seed "$seed" --truth --all-encodings -q \
 		-o "$tmp/$name" >"$tmp/$name.out" 2>&1
 	rc=$?
 	if [ $rc = 125 ] || [ $rc = 2 ] || ! grep -q '^state = complete' "$tmp/$name/manifest.ini" 2>/dev/null; then
