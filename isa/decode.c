@@ -55,7 +55,7 @@ void isa_decoder_free(struct isa_decoder *d)
 		return;
 	/* only the pages decoded into: touching all 2^20 pointers costs milliseconds */
 	for (size_t i = 0; i < d->nused; i++)
-		free(d->pages[d->used[i]]);
+		free(d->used[i]);
 	free(d->used);
 	munmap(d->pages, DC_TABLE_BYTES);
 	cs_close(&d->cs);
@@ -338,7 +338,7 @@ const struct isa_insn *isa_decode(struct isa_decoder *d, const struct isa_bus *b
 				d->aused = d->aused ? 2 * d->aused : 16;
 				d->used = xrealloc(d->used, d->aused * sizeof(*d->used));
 			}
-			d->used[d->nused++] = pc >> DC_PAGE_BITS;
+			d->used[d->nused++] = pg;
 			in = &pg[(pc & ((1u << DC_PAGE_BITS) - 1)) >> 1];
 		}
 	} else {

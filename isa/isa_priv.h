@@ -72,7 +72,11 @@ struct isa_decoder {
 	 */
 	int simple;
 	struct isa_insn **pages; /* 2^20 page pointers, allocated lazily */
-	uint32_t *used;		 /* the indices of the pages allocated */
+	/*
+	 * The pages allocated, to free them without walking 2^20 pointers (and
+	 * so that leak checkers, which do not scan the mapped table, see them).
+	 */
+	struct isa_insn **used;
 	size_t nused, aused;
 	struct isa_insn scratch; /* used when the cache is off */
 	uint64_t lookups, decodes;
