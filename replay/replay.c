@@ -1120,6 +1120,42 @@ static int check_drained(struct rpl *r)
 	return 0;
 }
 
+/* The walk is at the end of the recording. 1, or -1 if the truth goes on. */
+static int cf_only_end(struct rpl *r)
+{
+	if (r->truth && verify_cf_end(r))
+		return -1;
+	r->d.ended = 1;
+	r->d.exited = r->mf.complete; /* by SYS_EXIT, whose status is in a register */
+	r->d.exit_status = -1;
+	return 1;
+}
+
+/* r->last and r->cur: the walk's step cs. */
+static void cf_only_last(struct rpl *r, const struct cfw_step *cs)
+{
+	struct isa_step *st = &r->last;
+
+	memset(st, 0, sizeof(*st));
+	r->cur = cs->core;
+	st->ev = cs->exception ? ISA_EV_EXCEPTION : ISA_EV_INSN;
+	st->pc = cs->pc;
+	st->next_pc = cs->next_pc;
+	st->exc = cs->exc;
+	st->exc_return = cs->tail;
+}
+
+/* Count the walk's step cs (its summary aside). */
+static void cf_only_count(struct rpl *r, const struct cfw_step *cs)
+{
+	r->d.steps++;
+	r->d.csteps[cs->core]++;
+	if (!cs->exception) {
+		r->d.insns[cs->core]++;
+		r->d.position++;
+	}
+}
+
 /*
  * step() for a control-flow-only recording: the walk's next step in its
  * estimated order; r->last tells what it was (no data accesses).
@@ -1138,36 +1174,106 @@ static int cf_only_step(struct rpl *r)
 	s = cfw_step(r->cfw, &cs);
 	if (s < 0)
 		return r->failed = 1, -1;
-	if (s > 0) {
-		if (r->truth && verify_cf_end(r))
-			return -1;
-		r->d.ended = 1;
-		r->d.exited = r->mf.complete; /* by SYS_EXIT, whose status is in a register */
-		r->d.exit_status = -1;
-		return 1;
-	}
-	r->cur = cs.core;
-	st->ev = cs.exception ? ISA_EV_EXCEPTION : ISA_EV_INSN;
-	st->pc = cs.pc;
-	st->next_pc = cs.next_pc;
-	st->exc = cs.exc;
-	st->exc_return = cs.tail;
+	if (s > 0)
+		return cf_only_end(r);
+	cf_only_last(r, &cs);
 	isa_cpu_set(r->cpu[cs.core], ISA_R_PC, cs.next_pc);
 	if (r->d.steps >= r->frontier) {
 		/* the first run through: the stretch's summary (no data accesses) */
 		rpl_sum_pc(&r->sum[r->nckpt - 1], cs.pc);
 		r->frontier = r->d.steps + 1;
 	}
-	r->d.steps++;
-	r->d.csteps[cs.core]++;
-	if (!cs.exception) {
-		r->d.insns[cs.core]++;
-		r->d.position++;
-	}
+	cf_only_count(r, &cs);
 	if (r->truth && verify_cf(r, &cs))
 		return -1;
 	if (r->d.position >= r->next_ckpt)
 		take_checkpoint(r);
+	return 0;
+}
+
+#define CF_LOG 256 /* steps of a run checked against the truth at a time */
+
+/*
+ * The loop `while (position < to) step()` for a control-flow-only
+ * recording (rpl_run, rpl_seek, rpl_index), with the same steps, stops,
+ * summaries, checkpoints and errors, in runs of the walk: each ends where
+ * one of those could happen (a checkpoint's position, the frontier of the
+ * summaries, to). With the truth, every step of a run is checked in turn,
+ * counted as it is (an error names the step's counts).
+ */
+static int cf_only_run(struct rpl *r, uint64_t to)
+{
+	struct cfw_step log[CF_LOG];
+	struct cfw_run run;
+	uint64_t before;
+	int s;
+
+	while (r->d.position < to) {
+		r->nacc = 0;
+		if (r->d.ended) {
+			memset(&r->last, 0, sizeof(r->last));
+			r->last.ev = ISA_EV_SLEEP;
+			return 1;
+		}
+		memset(&run, 0, sizeof(run));
+		run.max_insns = to - r->d.position;
+		if (r->next_ckpt > r->d.position && r->next_ckpt - r->d.position < run.max_insns)
+			run.max_insns = r->next_ckpt - r->d.position;
+		run.max_steps = r->d.steps < r->frontier ? r->frontier - r->d.steps : UINT64_MAX;
+		if (r->next_ckpt <= r->d.position)
+			run.max_steps = 1; /* a checkpoint after the next step, whatever it is */
+		if (r->truth) {
+			run.log = log;
+			if (run.max_steps > CF_LOG)
+				run.max_steps = CF_LOG;
+		}
+		if (r->d.steps >= r->frontier) {
+			/* the first run through: the stretch's summary (no data accesses) */
+			run.sum = &r->sum[r->nckpt - 1];
+			run.sum_gen = (uint32_t)r->nckpt;
+		}
+		before = r->d.steps;
+		s = cfw_run(r->cfw, &run);
+		if (run.steps)
+			cf_only_last(r, &run.last);
+		if (run.sum)
+			r->frontier = before + run.steps;
+		if (run.log) {
+			for (uint64_t i = 0; i < run.steps; i++) {
+				cf_only_count(r, &log[i]);
+				if (verify_cf(r, &log[i])) {
+					r->cur = log[i].core;
+					r->good_steps = r->d.steps - 1;
+					return -1;
+				}
+			}
+		} else {
+			r->d.steps += run.steps;
+			r->d.position = 0;
+			for (int c = 0; c < r->ncores; c++) {
+				r->d.insns[c] = cfw_insns(r->cfw, c);
+				r->d.csteps[c] = cfw_steps(r->cfw, c);
+				r->d.position += r->d.insns[c];
+			}
+		}
+		for (int c = 0; c < r->ncores; c++)
+			isa_cpu_set(r->cpu[c], ISA_R_PC, cfw_pc(r->cfw, c));
+		if (s < 0) {
+			r->failed = 1;
+			r->good_steps = before + run.steps;
+			return -1;
+		}
+		if (s > 0) {
+			memset(&r->last, 0, sizeof(r->last));
+			r->last.ev = ISA_EV_SLEEP;
+			s = cf_only_end(r);
+			if (s < 0)
+				r->good_steps = before;
+			return s;
+		}
+		if (r->d.position >= r->next_ckpt)
+			take_checkpoint(r);
+	}
 	return 0;
 }
 
@@ -1279,6 +1385,8 @@ int rpl_run(struct rpl *r, uint64_t to)
 
 	if (r->failed)
 		return error("%s: the replay stopped at an earlier error", r->dir);
+	if (r->cfw)
+		return cf_only_run(r, to);
 	while (r->d.position < to) {
 		s = step(r);
 		if (s)
@@ -1460,6 +1568,8 @@ int rpl_seek(struct rpl *r, uint64_t position)
 	if (r->failed || r->d.position > position || c->d.steps > r->d.steps)
 		if (restore_checkpoint(r, c))
 			return -1;
+	if (r->cfw)
+		return cf_only_run(r, position);
 	while (r->d.position < position) {
 		k = step(r);
 		if (k)
@@ -1472,6 +1582,8 @@ int rpl_index(struct rpl *r)
 {
 	int k;
 
+	if (r->cfw)
+		return cf_only_run(r, UINT64_MAX) < 0 ? -1 : 0;
 	while (!(k = step(r)))
 		;
 	return k < 0 ? -1 : 0;
