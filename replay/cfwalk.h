@@ -25,6 +25,18 @@
  *     indirect branch returns to the interrupted instruction;
  *   - the end messages give every core's last instruction.
  *
+ * Speed. isa_describe's answers are kept per PC, with the straight-line
+ * run that starts there (the instructions up to the next branch, IT or
+ * WFI/WFE, their sizes): a walker outside an IT block passes such a run
+ * with one count, and makes every check that walk would make after each
+ * of its instructions for the run at once. cfw_run hands the replay's
+ * bulk callers (rpl_run, rpl_seek, rpl_index) runs of steps up to their
+ * limits (a checkpoint's position, a target), with the same results as
+ * one cfw_step at a time; RAPTOR_CFW_SIMPLE keeps the instruction-at-a-
+ * time walk, so that the tests compare both (t0320). What remains per
+ * branch is the predictors' work, done twice: by the read-ahead and by
+ * the replay (whose copies the checkpoints hold).
+ *
  * The stream is not self-describing, and its messages are in the trace
  * port's global order, so it is decoded by a second, read-ahead copy of
  * the walkers (with their own predictors): they walk each core just far
