@@ -41,14 +41,26 @@ struct msgs {
 	size_t n, a;
 };
 
-/* isa_describe's answer for one PC, kept (the walk asks for a PC many times). */
+/*
+ * isa_describe's answer for one PC, kept (the walk asks for a PC many
+ * times), and the straight-line run that starts there: the instructions a
+ * walker outside an IT block passes with nothing to do but count them (no
+ * control flow, no IT, no WFI/WFE), so that it passes them all at once.
+ */
 struct dinfo {
-	uint32_t target; /* direct branches: the static target */
-	uint8_t state;	 /* 0: not asked yet; 1: decoded; 2: cannot be fetched or decoded */
+	uint64_t wide;	  /* the run: bit i set when its instruction i is 32-bit */
+	uint32_t target;  /* direct branches: the static target */
+	uint32_t sum_gen; /* the summary whose PCs hold the whole run (0: none) */
+	uint8_t state;	  /* 0: not asked yet; 1: decoded; 2: cannot be fetched or decoded */
 	uint8_t size, cf;
 	uint8_t wait; /* WFI or WFE: the core may sleep after it */
 	uint8_t it; /* an IT instruction: its firstcond:mask (the new ITSTATE); else 0 */
+	uint8_t has_run; /* run, bytes and wide are set */
+	uint8_t run;	 /* the run's instructions, 0 to RUN_MAX */
+	uint16_t bytes;	 /* the run's bytes */
 };
+/* the longest run kept (wide's bits) */
+#define RUN_MAX 64
 #define DPAGE_BITS 12
 #define DPAGE_N (1u << (DPAGE_BITS - 1))
 
@@ -88,8 +100,12 @@ struct cfw {
 	struct isa_decoder *dec;
 	const struct isa_bus *bus;
 	int ncores, nx, timed;
+	int simple; /* RAPTOR_CFW_SIMPLE: one instruction at a time (white-box switch) */
+	int defer;  /* in cfw_run on one core: the replay's estimate is made at the end */
 	unsigned branch_penalty, exc_penalty;
 	struct dinfo **pages;
+	struct dinfo **used; /* the pages allocated, freed without walking 2^20 pointers */
+	size_t nused, aused;
 
 	/* the read-ahead: the stream's decoder, walkers and predictors of its own */
 	struct st_cf_decoder cfd;
@@ -145,7 +161,7 @@ static int walk_error(struct cfw *x, int pre, int core, uint64_t bit, const char
 
 /* ---- code ------------------------------------------------------------------------ */
 
-static const struct dinfo *describe(struct cfw *x, uint32_t pc)
+static struct dinfo *describe_new(struct cfw *x, uint32_t pc)
 {
 	struct dinfo **pg = &x->pages[pc >> DPAGE_BITS], *d;
 	uint32_t target;
@@ -155,8 +171,14 @@ static const struct dinfo *describe(struct cfw *x, uint32_t pc)
 	char text[32];
 	int s;
 
-	if (!*pg)
+	if (!*pg) {
 		*pg = xcalloc(DPAGE_N, sizeof(**pg));
+		if (x->nused == x->aused) {
+			x->aused = x->aused ? 2 * x->aused : 16;
+			x->used = xrealloc(x->used, x->aused * sizeof(*x->used));
+		}
+		x->used[x->nused++] = *pg;
+	}
 	d = &(*pg)[(pc & ((1u << DPAGE_BITS) - 1)) >> 1];
 	if (d->state)
 		return d;
@@ -183,6 +205,77 @@ static const struct dinfo *describe(struct cfw *x, uint32_t pc)
 	}
 	d->state = 1;
 	return d;
+}
+
+/* describe's answer for pc: kept, or asked now. */
+static inline struct dinfo *describe(struct cfw *x, uint32_t pc)
+{
+	struct dinfo *pg = x->pages[pc >> DPAGE_BITS];
+
+	if (pg && pg[(pc & ((1u << DPAGE_BITS) - 1)) >> 1].state)
+		return &pg[(pc & ((1u << DPAGE_BITS) - 1)) >> 1];
+	return describe_new(x, pc);
+}
+
+/* An instruction the walk only counts: no control flow, no IT, no WFI/WFE. */
+static int plain(const struct dinfo *d)
+{
+	return d->state == 1 && d->cf == ISA_CF_NONE && !d->it && !d->wait;
+}
+
+/* block() the first time at pc. */
+static struct dinfo *find_run(struct cfw *x, uint32_t pc)
+{
+	struct dinfo *d = describe(x, pc);
+	uint64_t wide = 0;
+	uint32_t a = pc;
+	unsigned n = 0;
+
+	for (; n < RUN_MAX; n++) {
+		const struct dinfo *e = describe(x, a);
+
+		if (!plain(e))
+			break;
+		if (e->size == 4)
+			wide |= 1ull << n;
+		a += e->size;
+	}
+	d->run = n;
+	d->wide = wide;
+	d->bytes = a - pc;
+	d->has_run = 1;
+	return d;
+}
+
+/*
+ * describe(pc), with the straight-line run that starts there: its plain
+ * instructions up to the next that is not (a branch, an IT, a WFI/WFE, an
+ * undecodable one), at most RUN_MAX. The code never changes (the load
+ * image; see cfwalk.h), so neither does a run once found.
+ */
+static inline struct dinfo *block(struct cfw *x, uint32_t pc)
+{
+	struct dinfo *d = describe(x, pc);
+
+	return d->has_run ? d : find_run(x, pc);
+}
+
+/* The bytes of the first k instructions of d's run (k <= d->run). */
+static uint32_t run_bytes(const struct dinfo *d, uint64_t k)
+{
+	uint32_t b = 0;
+
+	if (k == d->run)
+		return d->bytes;
+	for (uint64_t j = 0; j < k; j++)
+		b += d->wide >> j & 1 ? 4 : 2;
+	return b;
+}
+
+/* The size of instruction j of d's run. */
+static uint32_t run_size(const struct dinfo *d, uint64_t j)
+{
+	return d->wide >> j & 1 ? 4 : 2;
 }
 
 /* The handler of exception exc: the vector table stays at 0 (VTOR's reset value). */
@@ -434,19 +527,25 @@ static void segment_done(struct cfw *x, struct walker *p, struct msg *m)
  * cycles and w WFI/WFE before the latest step: P0 + l + M l / L +
  * (S - M) w / W, which is P1 at the message. Functional: the lower bound.
  */
-static uint64_t estimate(const struct cfw *x, const struct walker *w, const struct msg *m)
+static uint64_t estimate_at(const struct cfw *x, const struct walker *w, uint64_t lb,
+			    const struct msg *m)
 {
 	uint64_t slack, e;
 
 	if (!x->timed)
-		return w->pin + w->lb;
+		return w->pin + lb;
 	if (m->cycle < w->pin + m->lb || !m->lb)
-		return w->pin + w->lb;
+		return w->pin + lb;
 	slack = m->cycle - w->pin - m->lb;
-	e = w->pin + w->lb + (uint64_t)((unsigned __int128)m->miss * w->lb / m->lb);
+	e = w->pin + lb + (uint64_t)((unsigned __int128)m->miss * lb / m->lb);
 	if (m->waits)
 		e += (uint64_t)((unsigned __int128)(slack - m->miss) * w->waits / m->waits);
 	return e;
+}
+
+static uint64_t estimate(const struct cfw *x, const struct walker *w, const struct msg *m)
+{
+	return estimate_at(x, w, w->lb, m);
 }
 
 /*
@@ -550,7 +649,8 @@ done:
 		return 0;
 	}
 	if (!pre) {
-		w->cycle = out->cycle = estimate(x, w, m);
+		if (!x->defer)
+			w->cycle = out->cycle = estimate(x, w, m);
 		return 0;
 	}
 	/* the read-ahead must not walk on forever when the stream is wrong */
@@ -581,6 +681,131 @@ done:
 		}
 	}
 	return 0;
+}
+
+/* ---- straight-line runs ------------------------------------------------------------------- */
+
+/*
+ * How many plain instructions w may pass before a step of its own falls
+ * due for its next message m (ready): an exception entry when iCnt
+ * reaches m's, the exception return that tail-chains one, the end; for
+ * NX_b the instruction SL lands on. A TR branch message lands on a
+ * branch, never on a plain instruction.
+ */
+static uint64_t msg_room(const struct cfw *x, const struct walker *w, const struct msg *m)
+{
+	uint64_t due;
+
+	if (!m->count) {
+		if (m->tail && !m->end && !m->icnt)
+			return 0;
+		due = m->tail && !m->end ? m->icnt - 1 : m->icnt;
+		return due > w->cnt ? due - w->cnt : 0;
+	}
+	if (x->nx)
+		return m->count - 1 > w->cnt ? m->count - 1 - w->cnt : 0;
+	return UINT64_MAX;
+}
+
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+/*
+ * The straight-line run at w's PC, and in *k how much of it w may pass
+ * before its next message m; NULL when it must take a step with walk()
+ * (inside an IT block, at a branch).
+ */
+static struct dinfo *run_at(struct cfw *x, const struct walker *w, const struct msg *m,
+			    uint64_t *k)
+{
+	struct dinfo *d;
+
+	if (w->it || (w->pc & 1))
+		return NULL;
+	d = block(x, w->pc);
+	if (!d->run)
+		return NULL;
+	*k = min_u64(d->run, msg_room(x, w, m));
+	return d;
+}
+
+/*
+ * Pass the first k instructions of d's run (w is at its start, outside an
+ * IT block): what walk() does to w for each of them, at once.
+ */
+static void pass(struct walker *w, const struct dinfo *d, uint64_t k)
+{
+	w->waits += w->slept;
+	w->slept = 0;
+	w->pc += run_bytes(d, k);
+	w->cnt += k;
+	w->insns += k;
+	w->steps += k;
+	w->lb += k;
+}
+
+/*
+ * The read-ahead's cycle detection over the k plain instructions of d's
+ * run from pc0 that p just passed, as walk() does it after each (none of
+ * them counts): the check never fires (the caller made sure loop_pc is not
+ * among them, and a loop_pc moved onto one of them lies behind the rest).
+ */
+static void brent_pass(struct walker *p, const struct dinfo *d, uint32_t pc0, uint64_t k)
+{
+	uint64_t j = 0, left;
+
+	if (!p->power) {
+		p->power = 1;
+		p->lam = 0;
+		p->loop_pc = pc0 + run_bytes(d, 1);
+		p->loop_it = 0;
+		j = 1;
+	}
+	while (j < k) {
+		left = p->power - p->lam;
+		if (k - j < left) {
+			p->lam += k - j;
+			return;
+		}
+		j += left;
+		p->power *= 2;
+		p->lam = 0;
+		p->loop_pc = pc0 + run_bytes(d, j);
+		p->loop_it = 0;
+	}
+}
+
+/*
+ * The read-ahead walker p of a core passes the straight-line run at its PC
+ * as far as its checks allow, each of which walk() would make after every
+ * instruction: its next message's time stamp, MAX_RUN and the cycle
+ * detection. The instructions passed; 0: its next step is walk()'s.
+ */
+static uint64_t pre_pass(struct cfw *x, struct walker *p, const struct msg *m)
+{
+	int brent = !x->nx && m->count;
+	uint32_t pc0 = p->pc;
+	struct dinfo *d;
+	uint64_t k;
+
+	if (!(d = run_at(x, p, m, &k)))
+		return 0;
+	if (x->timed)
+		k = min_u64(k, m->cycle > p->pin + p->lb ? m->cycle - p->pin - p->lb : 0);
+	if (brent) {
+		k = min_u64(k, p->cnt < MAX_RUN ? MAX_RUN - p->cnt : 0);
+		if (k && p->power && !p->loop_it && p->loop_pc > pc0 &&
+		    p->loop_pc <= pc0 + run_bytes(d, k))
+			return 0; /* the loop may close in there: walk() finds where */
+	}
+	if (!k)
+		return 0;
+	pass(p, d, k);
+	if (brent)
+		brent_pass(p, d, pc0, k);
+	return k;
 }
 
 /* ---- reading ahead ----------------------------------------------------------------------- */
@@ -671,6 +896,8 @@ static int pw_step(struct cfw *x, int core)
 	if (m->end && p->cnt > m->icnt)
 		return walk_error(x, 1, core, m->bit, "the end message counts %llu instructions, "
 				  "the core has run %llu", U(m->icnt), U(p->cnt));
+	if (!x->simple && pre_pass(x, p, m))
+		return 0;
 	return walk(x, 1, core, &st);
 }
 
@@ -731,15 +958,20 @@ static int consumes(struct cfw *x, int core, const struct walker *w, const struc
  * The core to step next: the smallest estimated cycle (ties to the lowest
  * index) among the cores that are not at their end and whose next step
  * does not consume a message that comes after an unconsumed one. 0, 1
- * when every core is at its end, -1 on error.
+ * when every core is at its end, -1 on error. *thr (if thr): the core
+ * stays the one to step as long as its estimate is below *thr and no
+ * message is consumed (UINT64_MAX: no other core can go).
  */
-static int pick(struct cfw *x, int *best)
+static int pick(struct cfw *x, int *best, uint64_t *thr)
 {
+	uint8_t can[MAX_CORES];
+
 	*best = -1;
 	for (int c = 0; c < x->ncores; c++) {
 		struct walker *w = &x->rw[c];
 		const struct msg *m;
 
+		can[c] = 0;
 		if (w->done)
 			continue;
 		if (need(x, c, w->next))
@@ -753,11 +985,27 @@ static int pick(struct cfw *x, int *best)
 		}
 		if (!m->end && m->seq != x->consumed && consumes(x, c, w, m))
 			continue; /* it waits for the stream's order */
+		can[c] = 1;
 		if (*best < 0 || w->cycle < x->rw[*best].cycle)
 			*best = c;
 	}
-	if (*best >= 0)
+	if (*best >= 0) {
+		if (!thr)
+			return 0;
+		*thr = UINT64_MAX;
+		if (x->ncores == 1)
+			return 0;
+		for (int c = 0; c < x->ncores; c++) {
+			uint64_t t = x->rw[c].cycle;
+
+			/* a core after best goes first on a tie only from t + 1 */
+			if (c > *best && t < UINT64_MAX)
+				t++;
+			if (can[c] && c != *best && t < *thr)
+				*thr = t;
+		}
 		return 0;
+	}
 	for (int c = 0; c < x->ncores; c++)
 		if (!x->rw[c].done)
 			return walk_error(x, 0, c, x->list[c].v[x->rw[c].next].bit, "no core can go "
@@ -765,15 +1013,11 @@ static int pick(struct cfw *x, int *best)
 	return 1;
 }
 
-int cfw_step(struct cfw *x, struct cfw_step *out)
+/* The replay's step of core c, picked. */
+static int step_core(struct cfw *x, int c, struct cfw_step *out)
 {
-	int s, c;
-	uint64_t k;
+	uint64_t k = x->rw[c].next;
 
-	s = pick(x, &c);
-	if (s)
-		return s;
-	k = x->rw[c].next;
 	if (walk(x, 0, c, out))
 		return -1;
 	if (x->rw[c].next != k) {
@@ -785,11 +1029,150 @@ int cfw_step(struct cfw *x, struct cfw_step *out)
 	return 0;
 }
 
+int cfw_step(struct cfw *x, struct cfw_step *out)
+{
+	int s, c;
+
+	s = pick(x, &c, NULL);
+	if (s)
+		return s;
+	return step_core(x, c, out);
+}
+
+/* *st: a step of core c at a plain instruction at pc. */
+static void plain_step(struct cfw_step *st, int c, uint32_t pc, uint32_t next_pc, uint64_t cycle)
+{
+	memset(st, 0, sizeof(*st));
+	st->core = c;
+	st->pc = pc;
+	st->next_pc = next_pc;
+	st->cycle = cycle;
+}
+
+/*
+ * The replay's walker w of core c, picked, passes the straight-line run at
+ * its PC as far as the run's limits and the global order allow (it stays
+ * the core to step while its estimate is below thr): as many cfw_steps,
+ * noted in run. 0: its next step is walk()'s.
+ */
+static uint64_t rpl_pass(struct cfw *x, int c, uint64_t thr, struct cfw_run *run)
+{
+	struct walker *w = &x->rw[c];
+	const struct msg *m = &x->list[c].v[w->next];
+	uint32_t pc0 = w->pc;
+	uint64_t k, lb0 = w->lb;
+	struct dinfo *d;
+
+	if (!(d = run_at(x, w, m, &k)))
+		return 0;
+	k = min_u64(k, min_u64(run->max_steps - run->steps, run->max_insns - run->insns));
+	if (!k)
+		return 0;
+	w->waits += w->slept; /* as the first step does: the estimates below count it */
+	w->slept = 0;
+	if (thr != UINT64_MAX) {
+		uint64_t j = 1;
+
+		while (j < k && estimate_at(x, w, lb0 + j, m) < thr)
+			j++;
+		k = j;
+	}
+	pass(w, d, k);
+	/* one core: no order to keep, the estimate is wanted at the end only */
+	if (x->ncores > 1 || run->log)
+		w->cycle = estimate(x, w, m);
+	if (run->sum && !(k == d->run && d->sum_gen == run->sum_gen)) {
+		for (uint64_t j = 0, pc = pc0; j < k; pc += run_size(d, j++))
+			rpl_sum_pc(run->sum, pc);
+		if (k == d->run)
+			d->sum_gen = run->sum_gen;
+	}
+	for (uint64_t j = 0, pc = pc0; run->log && j < k; pc += run_size(d, j++))
+		plain_step(&run->log[run->steps + j], c, pc, pc + run_size(d, j),
+			   estimate_at(x, w, lb0 + j + 1, m));
+	plain_step(&run->last, c, w->pc - run_size(d, k - 1), w->pc, w->cycle);
+	run->steps += k;
+	run->insns += k;
+	return k;
+}
+
+/*
+ * One core, picked before its latest step, which did not consume its
+ * message ready: it is still the one to step (pick() would say so) unless
+ * it is at its end.
+ */
+static int still_picked(struct cfw *x, uint64_t ready)
+{
+	const struct walker *w = &x->rw[0];
+	const struct msg *m = &x->list[0].v[w->next];
+
+	return x->ncores == 1 && w->next == ready && !(m->end && w->cnt == m->icnt);
+}
+
+/*
+ * The end of a run on one core: the estimate after its latest step, if
+ * that step was a straight-line run or a step that consumed no message
+ * (the estimate matters for the order of several cores only, and is
+ * observable at the end of a run).
+ */
+static void run_cycle(struct cfw *x, struct cfw_run *run, int stale)
+{
+	struct walker *w;
+
+	x->defer = 0;
+	if (!stale)
+		return;
+	w = &x->rw[run->last.core];
+	w->cycle = run->last.cycle = estimate(x, w, &x->list[run->last.core].v[w->next]);
+}
+
+int cfw_run(struct cfw *x, struct cfw_run *run)
+{
+	uint64_t thr = UINT64_MAX, ready = UINT64_MAX;
+	struct cfw_step st;
+	int s, c = 0, stale = 0;
+
+	run->steps = run->insns = 0;
+	for (;;) {
+		if (!still_picked(x, ready)) {
+			run_cycle(x, run, stale); /* before pick() marks the end */
+			stale = 0;
+			x->defer = x->ncores == 1 && !run->log && !x->simple;
+			s = pick(x, &c, &thr);
+			if (s) {
+				x->defer = 0;
+				return s > 0 && run->steps ? 0 : s;
+			}
+			ready = x->rw[c].next;
+		}
+		if (!x->simple && rpl_pass(x, c, thr, run)) {
+			stale = x->ncores == 1 && !run->log;
+		} else {
+			if (step_core(x, c, &st)) {
+				x->defer = 0;
+				return -1;
+			}
+			stale = x->defer && x->rw[c].lb; /* lb 0: it consumed a message */
+			if (run->sum)
+				rpl_sum_pc(run->sum, st.pc);
+			if (run->log)
+				run->log[run->steps] = st;
+			run->last = st;
+			run->steps++;
+			run->insns += !st.exception;
+		}
+		if (x->simple || run->steps >= run->max_steps || run->insns >= run->max_insns) {
+			run_cycle(x, run, stale);
+			return 0;
+		}
+	}
+}
+
 int cfw_peek(struct cfw *x, int *core, uint32_t *pc, int *insn)
 {
 	const struct walker *w;
 	const struct msg *m;
-	int s = pick(x, core);
+	int s = pick(x, core, NULL);
 
 	if (s)
 		return s;
@@ -825,6 +1208,7 @@ uint64_t cfw_steps(const struct cfw *x, int core)
 struct cfw *cfw_new(const struct cfw_config *cfg)
 {
 	const struct st_manifest *mf = cfg->mf;
+	const char *simple;
 	struct cfw *x;
 
 	if (!mf->cf_on) {
@@ -849,6 +1233,8 @@ struct cfw *cfw_new(const struct cfw_config *cfg)
 	x->branch_penalty = mf->branch_penalty;
 	x->exc_penalty = mf->exc_penalty;
 	x->open_core = -1;
+	simple = getenv("RAPTOR_CFW_SIMPLE"); /* white-box switch */
+	x->simple = simple && *simple;
 	x->pages = xcalloc((size_t)1 << (32 - DPAGE_BITS), sizeof(*x->pages));
 	for (int c = 0; c < x->ncores; c++) {
 		uint32_t xpsr = mf->regs[c][ISA_R_XPSR];
@@ -878,9 +1264,9 @@ void cfw_free(struct cfw *x)
 		bp_free(x->rbp[c]);
 		free(x->list[c].v);
 	}
-	if (x->pages)
-		for (size_t i = 0; i < (size_t)1 << (32 - DPAGE_BITS); i++)
-			free(x->pages[i]);
+	for (size_t i = 0; i < x->nused; i++)
+		free(x->used[i]);
+	free(x->used);
 	free(x->pages);
 	free(x);
 }

@@ -25,6 +25,18 @@
  *     indirect branch returns to the interrupted instruction;
  *   - the end messages give every core's last instruction.
  *
+ * Speed. isa_describe's answers are kept per PC, with the straight-line
+ * run that starts there (the instructions up to the next branch, IT or
+ * WFI/WFE, their sizes): a walker outside an IT block passes such a run
+ * with one count, and makes every check that walk would make after each
+ * of its instructions for the run at once. cfw_run hands the replay's
+ * bulk callers (rpl_run, rpl_seek, rpl_index) runs of steps up to their
+ * limits (a checkpoint's position, a target), with the same results as
+ * one cfw_step at a time; RAPTOR_CFW_SIMPLE keeps the instruction-at-a-
+ * time walk, so that the tests compare both (t0320). What remains per
+ * branch is the predictors' work, done twice: by the read-ahead and by
+ * the replay (whose copies the checkpoints hold).
+ *
  * The stream is not self-describing, and its messages are in the trace
  * port's global order, so it is decoded by a second, read-ahead copy of
  * the walkers (with their own predictors): they walk each core just far
@@ -77,6 +89,7 @@
 #include <stdint.h>
 
 #include "isa/isa.h"
+#include "replay/summary.h"
 #include "streams/manifest.h"
 #include "util/util.h"
 
@@ -119,6 +132,33 @@ void cfw_free(struct cfw *x);
  * again at every later call.
  */
 int cfw_step(struct cfw *x, struct cfw_step *out) MUST_CHECK;
+
+/*
+ * A run of steps for the replay's bulk callers (rpl_run, rpl_seek), in
+ * the same order and with the same results as as many cfw_step calls;
+ * straight-line code is passed a whole run of instructions at once. The
+ * caller sets the limits and the sinks; cfw_run fills the rest.
+ */
+struct cfw_run {
+	uint64_t max_steps; /* stop after this many steps (>= 1) */
+	uint64_t max_insns; /* or after the instruction that makes this many (>= 1) */
+	/* if sum: every step's PC is noted in it (rpl_sum_pc); sum_gen (>= 1) names it */
+	struct rpl_summary *sum;
+	uint32_t sum_gen;
+	struct cfw_step *log; /* if not NULL: every step, max_steps of them at most */
+
+	uint64_t steps, insns; /* done (on an error: before the step that failed) */
+	struct cfw_step last;  /* the latest step done */
+};
+
+/*
+ * Steps until a limit of run: 0 (at least one step done); 1 at the end
+ * of the recording (nothing done); -1 on a desync as cfw_step's.
+ * RAPTOR_CFW_SIMPLE set (not empty) in the environment at cfw_new makes
+ * every run (and the read-ahead) one instruction at a time, the plain
+ * walk (a white-box switch, so that tests compare both).
+ */
+int cfw_run(struct cfw *x, struct cfw_run *run) MUST_CHECK;
 
 /*
  * What the next cfw_step will do, without doing it: 0 with *core, *pc and

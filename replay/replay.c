@@ -103,6 +103,12 @@ struct rpl {
 
 	int in_reset; /* reset reads the vector table untraced, as the board did */
 	int simple;   /* RAPTOR_SIMPLE_ENGINE: the step loop as it was first written */
+	/*
+	 * Names the open summary for the cf-only walk's block marks (cfw_run's
+	 * sum_gen): bumped whenever the store may change which summary is open
+	 * (a checkpoint added, a trim, a restore), never reused.
+	 */
+	uint32_t sum_gen;
 	struct isa_step last; /* what the latest step did */
 
 	/*
@@ -608,6 +614,7 @@ struct rpl *rpl_open(const char *dir)
 
 	r->dec = isa_decoder_new(r->mf.model);
 	r->simple = isa_simple_engine();
+	r->sum_gen = 1;
 	r->bus = (struct isa_bus){ r, bus_read, bus_write, bus_fetch, bus_bkpt };
 	for (int i = 0; i < r->ncores; i++) {
 		r->cpu[i] = isa_cpu_new(i, r->mf.model, r->dec, &r->bus);
@@ -1129,6 +1136,42 @@ static int check_drained(struct rpl *r)
 	return 0;
 }
 
+/* The walk is at the end of the recording. 1, or -1 if the truth goes on. */
+static int cf_only_end(struct rpl *r)
+{
+	if (r->truth && verify_cf_end(r))
+		return -1;
+	r->d.ended = 1;
+	r->d.exited = r->mf.complete; /* by SYS_EXIT, whose status is in a register */
+	r->d.exit_status = -1;
+	return 1;
+}
+
+/* r->last and r->cur: the walk's step cs. */
+static void cf_only_last(struct rpl *r, const struct cfw_step *cs)
+{
+	struct isa_step *st = &r->last;
+
+	memset(st, 0, sizeof(*st));
+	r->cur = cs->core;
+	st->ev = cs->exception ? ISA_EV_EXCEPTION : ISA_EV_INSN;
+	st->pc = cs->pc;
+	st->next_pc = cs->next_pc;
+	st->exc = cs->exc;
+	st->exc_return = cs->tail;
+}
+
+/* Count the walk's step cs (its summary aside). */
+static void cf_only_count(struct rpl *r, const struct cfw_step *cs)
+{
+	r->d.steps++;
+	r->d.csteps[cs->core]++;
+	if (!cs->exception) {
+		r->d.insns[cs->core]++;
+		r->d.position++;
+	}
+}
+
 /*
  * step() for a control-flow-only recording: the walk's next step in its
  * estimated order; r->last tells what it was (no data accesses).
@@ -1147,32 +1190,16 @@ static int cf_only_step(struct rpl *r)
 	s = cfw_step(r->cfw, &cs);
 	if (s < 0)
 		return r->failed = 1, -1;
-	if (s > 0) {
-		if (r->truth && verify_cf_end(r))
-			return -1;
-		r->d.ended = 1;
-		r->d.exited = r->mf.complete; /* by SYS_EXIT, whose status is in a register */
-		r->d.exit_status = -1;
-		return 1;
-	}
-	r->cur = cs.core;
-	st->ev = cs.exception ? ISA_EV_EXCEPTION : ISA_EV_INSN;
-	st->pc = cs.pc;
-	st->next_pc = cs.next_pc;
-	st->exc = cs.exc;
-	st->exc_return = cs.tail;
+	if (s > 0)
+		return cf_only_end(r);
+	cf_only_last(r, &cs);
 	isa_cpu_set(r->cpu[cs.core], ISA_R_PC, cs.next_pc);
 	if (r->d.steps >= r->frontier) {
 		/* the first run through: the stretch's summary (no data accesses) */
 		rpl_sum_pc(open_sum(r), cs.pc);
 		r->frontier = r->d.steps + 1;
 	}
-	r->d.steps++;
-	r->d.csteps[cs.core]++;
-	if (!cs.exception) {
-		r->d.insns[cs.core]++;
-		r->d.position++;
-	}
+	cf_only_count(r, &cs);
 	if (r->truth && verify_cf(r, &cs))
 		return -1;
 	if (r->d.position >= r->next_ckpt)
@@ -1207,6 +1234,92 @@ static void notify(struct rpl *r, int core, const struct isa_step *st, uint64_t 
 		a[k].cacheable = board_map(x->addr, x->size, x->store) == BOARD_R_MEM;
 	}
 	r->obs(r->obs_ctx, core, st, cycle, a, r->nacc);
+}
+
+#define CF_LOG 256 /* steps of a run checked against the truth at a time */
+
+/*
+ * The loop `while (position < to) step()` for a control-flow-only
+ * recording (rpl_run, rpl_seek, rpl_index), with the same steps, stops,
+ * summaries, checkpoints and errors, in runs of the walk: each ends where
+ * one of those could happen (a checkpoint's position, the frontier of the
+ * summaries, to). With the truth, every step of a run is checked in turn,
+ * counted as it is (an error names the step's counts).
+ */
+static int cf_only_run(struct rpl *r, uint64_t to)
+{
+	struct cfw_step log[CF_LOG];
+	struct cfw_run run;
+	uint64_t before;
+	int s;
+
+	while (r->d.position < to) {
+		r->nacc = 0;
+		if (r->d.ended) {
+			memset(&r->last, 0, sizeof(r->last));
+			r->last.ev = ISA_EV_SLEEP;
+			return 1;
+		}
+		memset(&run, 0, sizeof(run));
+		run.max_insns = to - r->d.position;
+		if (r->next_ckpt > r->d.position && r->next_ckpt - r->d.position < run.max_insns)
+			run.max_insns = r->next_ckpt - r->d.position;
+		run.max_steps = r->d.steps < r->frontier ? r->frontier - r->d.steps : UINT64_MAX;
+		if (r->next_ckpt <= r->d.position)
+			run.max_steps = 1; /* a checkpoint after the next step, whatever it is */
+		if (r->truth) {
+			run.log = log;
+			if (run.max_steps > CF_LOG)
+				run.max_steps = CF_LOG;
+		}
+		if (r->d.steps >= r->frontier) {
+			/* the first run through: the stretch's summary (no data accesses) */
+			run.sum = open_sum(r);
+			run.sum_gen = r->sum_gen;
+		}
+		before = r->d.steps;
+		s = cfw_run(r->cfw, &run);
+		if (run.steps)
+			cf_only_last(r, &run.last);
+		if (run.sum)
+			r->frontier = before + run.steps;
+		if (run.log) {
+			for (uint64_t i = 0; i < run.steps; i++) {
+				cf_only_count(r, &log[i]);
+				if (verify_cf(r, &log[i])) {
+					r->cur = log[i].core;
+					r->good_steps = r->d.steps - 1;
+					return -1;
+				}
+			}
+		} else {
+			r->d.steps += run.steps;
+			r->d.position = 0;
+			for (int c = 0; c < r->ncores; c++) {
+				r->d.insns[c] = cfw_insns(r->cfw, c);
+				r->d.csteps[c] = cfw_steps(r->cfw, c);
+				r->d.position += r->d.insns[c];
+			}
+		}
+		for (int c = 0; c < r->ncores; c++)
+			isa_cpu_set(r->cpu[c], ISA_R_PC, cfw_pc(r->cfw, c));
+		if (s < 0) {
+			r->failed = 1;
+			r->good_steps = before + run.steps;
+			return -1;
+		}
+		if (s > 0) {
+			memset(&r->last, 0, sizeof(r->last));
+			r->last.ev = ISA_EV_SLEEP;
+			s = cf_only_end(r);
+			if (s < 0)
+				r->good_steps = before;
+			return s;
+		}
+		if (r->d.position >= r->next_ckpt)
+			take_checkpoint(r);
+	}
+	return 0;
 }
 
 /*
@@ -1323,6 +1436,8 @@ int rpl_run(struct rpl *r, uint64_t to)
 
 	if (r->failed)
 		return error("%s: the replay stopped at an earlier error", r->dir);
+	if (r->cfw)
+		return cf_only_run(r, to);
 	while (r->d.position < to) {
 		s = step(r);
 		if (s)
@@ -1384,6 +1499,7 @@ static void take_checkpoint(struct rpl *r)
 		if (rpl_ckstore_steps(r->ck, ci) == r->d.steps ||
 		    (!fresh && !rpl_ckstore_wants(r->ck, slot))) {
 			rpl_ckstore_trim(r->ck, slot);
+			r->sum_gen++;
 			return;
 		}
 	}
@@ -1419,6 +1535,7 @@ static void take_checkpoint(struct rpl *r)
 	snap = rpl_mem_snapshot(r->mem);
 	rpl_ckstore_add(r->ck, slot, r->d.steps, r->d.position, state, snap, fresh);
 	rpl_ckstore_trim(r->ck, slot);
+	r->sum_gen++;
 }
 
 /* A page of memory changes with a restore: code there may have been rewritten. */
@@ -1435,6 +1552,7 @@ static int restore_checkpoint(struct rpl *r, size_t ci)
 
 	if (!p)
 		return -1;
+	r->sum_gen++;
 	if (r->truth) {
 		/* the ground truth is read forward only */
 		st_truth_close_reader(r->truth);
@@ -1501,6 +1619,7 @@ void rpl_set_memory(struct rpl *r, uint64_t bytes)
 {
 	rpl_ckstore_set_budget(r->ck, bytes);
 	rpl_ckstore_trim(r->ck, r->d.position / r->interval);
+	r->sum_gen++;
 }
 
 /* Go to the state after s steps: 0, 1 if the recording ends before, -1 error. */
@@ -1528,6 +1647,8 @@ int rpl_seek(struct rpl *r, uint64_t position)
 	if (r->failed || r->d.position > position || ckpt_steps(r, c) > r->d.steps)
 		if (restore_checkpoint(r, c))
 			return -1;
+	if (r->cfw)
+		return cf_only_run(r, position);
 	while (r->d.position < position) {
 		k = step(r);
 		if (k)
@@ -1540,6 +1661,8 @@ int rpl_index(struct rpl *r)
 {
 	int k;
 
+	if (r->cfw)
+		return cf_only_run(r, UINT64_MAX) < 0 ? -1 : 0;
 	while (!(k = step(r)))
 		;
 	return k < 0 ? -1 : 0;

@@ -6,7 +6,10 @@ test_require "$RAPTOR" "${ARM_PREFIX:-arm-none-eabi-}gcc"
 
 # verify_one ELF CORES ARGS...: record the cf stream only (--lv-enc none)
 # with the truth, replay --verify; prints "ok N E S ELF CORES ARGS" (PCs,
-# exception entries and time stamps verified) or the failure.
+# exception entries and time stamps verified) or the failure. The walk runs
+# twice, in straight-line runs and (RAPTOR_CFW_SIMPLE, the white-box
+# switch of replay/cfwalk.c) one instruction at a time: both must verify
+# every step, with the same counts and the same cycle estimates.
 cat >verify_one <<'EOF'
 #!/bin/sh
 elf=$1 n=$2
@@ -22,6 +25,16 @@ then
 fi
 if ! "$RAPTOR" replay $d/r --verify 2>$d/err; then
 	echo "FAIL replay $elf $n $*: $(grep error $d/err | head -1)"
+	exit 0
+fi
+if ! RAPTOR_CFW_SIMPLE=1 "$RAPTOR" replay $d/r --verify 2>$d/err1; then
+	echo "FAIL simple replay $elf $n $*: $(grep error $d/err1 | head -1)"
+	exit 0
+fi
+sed "s/ in [0-9.]* s (.*MIPS)//" $d/err >$d/out
+sed "s/ in [0-9.]* s (.*MIPS)//" $d/err1 >$d/out1
+if ! cmp -s $d/out $d/out1; then
+	echo "FAIL the runs and the simple walk differ: $elf $n $*: $(diff $d/out $d/out1 | head -3)"
 	exit 0
 fi
 if ! grep -q "from the control flow alone" $d/err ||
@@ -251,17 +264,38 @@ test_expect_success '--to stops at a position' '
 
 test_expect_success 'random access: seeks forward and backward give every core the truth'"'"'s PC' '
 	for d in good tick func nx; do
-		"$RAPTOR" replay $d --random 200 --interval 2000 --seed 3 2>err &&
-		grep "200 random positions among [0-9]* equal the ground truth (every core" err &&
-		sed "s/^/# /" err || return 1
+		for simple in "" 1; do
+			RAPTOR_CFW_SIMPLE=$simple "$RAPTOR" replay $d --random 200 --interval 2000 \
+				--seed 3 2>err &&
+			grep "200 random positions among [0-9]* equal the ground truth (every core" err &&
+			sed "s/^/# $simple /" err || return 1
+		done
 	done
 '
 
 test_expect_success 'breakpoints and stepi both ways stop where the truth says; watchpoints refused' '
 	for d in good tick func nx; do
-		"$RAPTOR" replay $d --check-points 30 --interval 3000 2>err &&
-		grep "checks in both directions equal the ground truth.s PCs" err &&
-		sed "s/^/# /" err || return 1
+		for simple in "" 1; do
+			RAPTOR_CFW_SIMPLE=$simple "$RAPTOR" replay $d --check-points 30 \
+				--interval 3000 2>err &&
+			grep "checks in both directions equal the ground truth.s PCs" err &&
+			sed "s/^/# $simple /" err || return 1
+		done
+	done
+'
+
+# The runs stop where rpl_run, rpl_seek and the checkpoints need them to:
+# --to at every position of a stretch, across checkpoints, gives the same
+# PCs, counts and cycles as the walk one instruction at a time.
+test_expect_success 'runs of the walk stop exactly: --to and checkpoints agree with the simple walk' '
+	for d in good tick func nx; do
+		for to in 1 2 3 5 8 13 21 34 55 89 144 233 377 610 987 1597 2584; do
+			"$RAPTOR" replay $d --to $to --interval 7 2>a &&
+			RAPTOR_CFW_SIMPLE=1 "$RAPTOR" replay $d --to $to --interval 7 2>b &&
+			sed "s/ in [0-9.]* s (.*MIPS)//" a >a1 &&
+			sed "s/ in [0-9.]* s (.*MIPS)//" b >b1 &&
+			test_cmp a1 b1 || return 1
+		done
 	done
 '
 
