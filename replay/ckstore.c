@@ -294,3 +294,20 @@ void rpl_ckstore_stats(const struct rpl_ckstore *s, struct rpl_ckstore_stats *st
 			st->packed_state += s->e[i].len;
 		}
 }
+
+uint64_t rpl_ckstore_slot(const struct rpl_ckstore *s, size_t i)
+{
+	return s->e[i].slot;
+}
+
+uint64_t rpl_ckstore_budget(const struct rpl_ckstore *s)
+{
+	return s->budget;
+}
+
+void rpl_ckstore_load(struct rpl_ckstore *s, uint64_t slot, uint64_t steps, uint64_t position,
+		      uint8_t *state, struct rpl_mem *snap, const struct rpl_summary *sum)
+{
+	rpl_ckstore_add(s, slot, steps, position, state, snap, 1);
+	*s->e[s->n - 1].sum = *sum;
+}
