@@ -134,15 +134,17 @@ struct rpl *cli_open_indexed(const char *dir, uint64_t interval, uint64_t memory
 	}
 	if (bad) {
 		fprintf(stderr, "raptor: index: rebuilding the index of %s\n", dir);
-		if (run_to_end(r, "raptor: index") || rpl_idx_write(x, r)) {
+		if (run_to_end(r, "raptor: index")) {
 			rpl_idx_free(x);
 			rpl_close(r);
 			return NULL;
 		}
-		if (!quiet)
+		*at_end = 1;
+		if (rpl_idx_write(x, r))
+			warning("%s: the index could not be written; replaying without it", dir);
+		else if (!quiet)
 			fprintf(stderr, "raptor: index: wrote %" PRIu64 " checkpoints to %s\n",
 				rpl_idx_count(x), rpl_idx_path(x));
-		*at_end = 1;
 	}
 	rpl_idx_free(x);
 	return r;

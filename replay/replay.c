@@ -1361,6 +1361,9 @@ static void take_checkpoint(struct rpl *r)
 	}
 	state = p = xmalloc(r->state_size);
 	memcpy(p, &r->d, sizeof(r->d));
+	/* the readers' pointers are restore_checkpoint's to set: none kept (an index is a file) */
+	((struct dyn *)p)->cfd.r.buf = ((struct dyn *)p)->lvd.r.buf = NULL;
+	((struct dyn *)p)->cfd.r.name = ((struct dyn *)p)->lvd.r.name = NULL;
 	p += sizeof(r->d);
 	memcpy(p, r->sched.cycles, sizeof(r->sched.cycles));
 	p += sizeof(r->sched.cycles);
