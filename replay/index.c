@@ -28,8 +28,8 @@
  *   +----------+----------+------+------+----------+----------+----------+---+---+
  *
  * vr: format version (u32), hs: header size (u32, 272); crc: CRC-32 of
- * bytes 0..267. The body (body bytes, right after the header) is one zlib
- * stream of `count` records (see write_record).
+ * bytes 0..267. The body (body bytes, right after the header) is `count`
+ * records (see write_record).
  */
 #define HDR_SIZE 272
 #define MAGIC "RAPTORIX"
@@ -326,78 +326,78 @@ int rpl_idx_find(struct rpl_idx *x, int *bad)
 
 /* ---- loading ------------------------------------------------------------------------- */
 
-/* The body, inflated as it is read. */
-struct zin {
-	z_stream z;
-	int fd, end;
-	uint8_t in[CHUNK];
-};
-
-/* Read exactly n inflated bytes. 0 / -1 (the body ends early or does not inflate). */
-static int zread(struct zin *r, void *buf, size_t n)
+/* Read exactly n bytes. 0 / -1. */
+static int bread(FILE *f, void *buf, size_t n)
 {
-	r->z.next_out = buf;
-	r->z.avail_out = (uInt)n;
-	while (r->z.avail_out) {
-		int k;
-
-		if (r->end)
-			return -1;
-		if (!r->z.avail_in) {
-			ssize_t m = read(r->fd, r->in, sizeof(r->in));
-
-			if (m <= 0)
-				return -1;
-			r->z.next_in = r->in;
-			r->z.avail_in = (uInt)m;
-		}
-		k = inflate(&r->z, Z_NO_FLUSH);
-		if (k == Z_STREAM_END)
-			r->end = 1;
-		else if (k != Z_OK)
-			return -1;
-	}
-	return 0;
+	return fread(buf, 1, n, f) == n ? 0 : -1;
 }
 
-static int zread32(struct zin *r, uint32_t *v)
+static int bread32(FILE *f, uint32_t *v)
 {
 	uint8_t b[4];
 
-	if (zread(r, b, 4))
+	if (bread(f, b, 4))
 		return -1;
 	*v = get32(b);
 	return 0;
 }
 
-static int zread64(struct zin *r, uint64_t *v)
+static int bread64(FILE *f, uint64_t *v)
 {
 	uint8_t b[8];
 
-	if (zread(r, b, 8))
+	if (bread(f, b, 8))
 		return -1;
 	*v = get64(b);
+	return 0;
+}
+
+/*
+ * A blob: u32 length, then that many bytes (zlib). Into *z (grown as
+ * needed), at most `most` bytes. Its length, or 0 on error.
+ */
+static uint32_t bread_blob(FILE *f, uint8_t **z, size_t *cap, size_t most)
+{
+	uint32_t n;
+
+	if (bread32(f, &n) || !n || n > most)
+		return 0;
+	if (n > *cap) {
+		*cap = n;
+		*z = xrealloc(*z, n);
+	}
+	return bread(f, *z, n) ? 0 : n;
+}
+
+/* A blob that inflates to exactly n bytes at out. 0 / -1. */
+static int bread_inflate(FILE *f, uint8_t **z, size_t *cap, void *out, size_t n)
+{
+	uint32_t len = bread_blob(f, z, cap, compressBound(n));
+	uLongf m = n;
+
+	if (!len || uncompress(out, &m, *z, len) != Z_OK || m != n)
+		return -1;
 	return 0;
 }
 
 int rpl_idx_load(struct rpl_idx *x, struct rpl *r)
 {
 	struct rpl_mem *live = rpl_live_mem(r), *snap;
-	size_t np = rpl_mem_npages();
+	size_t np = rpl_mem_npages(), zcap = 0, pbytes = RPL_MEM_PAGE_SIZE * 9 / 8;
 	struct rpl_mem_page **table = NULL, **cur = NULL;
 	uint64_t *next = NULL, *head = NULL, nid = 0, prev_steps = 0;
 	struct rpl_summary *sum = xmalloc(sizeof(*sum));
-	uint8_t *page = xmalloc(RPL_MEM_PAGE_SIZE + RPL_MEM_PAGE_SIZE / 8), *state;
+	uint8_t *page = xmalloc(pbytes), *z = NULL;
 	struct rpl_ckstore *ck;
-	struct zin *in = xcalloc(1, sizeof(*in));
 	const char *what = "ends early or does not inflate";
+	FILE *f = NULL;
 	int ret = -1;
 
 	if (!x->path)
 		return error("%s: no valid index to load", x->dir);
 	ck = rpl_ckstore_new(x->state_size, live, rpl_ckstore_budget(rpl_store(r)));
-	in->fd = open(x->path, O_RDONLY);
-	if (in->fd < 0 || lseek(in->fd, HDR_SIZE, SEEK_SET) < 0 || inflateInit(&in->z) != Z_OK) {
+	f = fopen(x->path, "rb");
+	if (!f || fseek(f, HDR_SIZE, SEEK_SET)) {
 		error("%s: cannot read: %m", x->path);
 		goto out;
 	}
@@ -408,11 +408,13 @@ int rpl_idx_load(struct rpl_idx *x, struct rpl *r)
 	cur = xcalloc(np, sizeof(*cur));
 	for (uint64_t i = 0; i < x->count; i++) {
 		uint64_t slot, steps, position;
-		uint32_t sealed, nnew, nref;
+		uint32_t sealed, nnew, nref, len;
+		uint8_t *state;
 
-		if (zread64(in, &slot) || zread64(in, &steps) || zread64(in, &position) ||
-		    zread32(in, &sealed) || zread(in, sum->pc, sizeof(sum->pc)) ||
-		    zread(in, sum->rd, sizeof(sum->rd)) || zread(in, sum->wr, sizeof(sum->wr)))
+		if (bread64(f, &slot) || bread64(f, &steps) || bread64(f, &position) ||
+		    bread32(f, &sealed) ||
+		    bread_inflate(f, &z, &zcap, sum->pc,
+				  sizeof(sum->pc) + sizeof(sum->rd) + sizeof(sum->wr)))
 			goto bad;
 		sum->sealed = sealed != 0;
 		if ((i ? steps <= prev_steps : steps || position || slot) ||
@@ -421,12 +423,11 @@ int rpl_idx_load(struct rpl_idx *x, struct rpl *r)
 			goto bad;
 		}
 		prev_steps = steps;
-		state = xmalloc(x->state_size);
-		if (zread(in, state, x->state_size)) {
-			free(state);
+		if (!(len = bread_blob(f, &z, &zcap, compressBound(x->state_size))))
 			goto bad;
-		}
-		if (zread32(in, &nnew) || nnew > np || nid + nnew > x->pages) {
+		state = xmalloc(len);
+		memcpy(state, z, len);
+		if (bread32(f, &nnew) || nnew > np || nid + nnew > x->pages) {
 			free(state);
 			what = "holds more pages than its header says";
 			goto bad;
@@ -434,8 +435,8 @@ int rpl_idx_load(struct rpl_idx *x, struct rpl *r)
 		for (uint32_t k = 0; k < nnew; k++) {
 			uint32_t last;
 
-			if (zread32(in, &last) || zread(in, page, RPL_MEM_PAGE_SIZE * 9 / 8) ||
-			    last < i || last >= x->count) {
+			if (bread32(f, &last) || last < i || last >= x->count ||
+			    bread_inflate(f, &z, &zcap, page, pbytes)) {
 				free(state);
 				goto bad;
 			}
@@ -444,14 +445,14 @@ int rpl_idx_load(struct rpl_idx *x, struct rpl *r)
 			head[last] = nid++;
 		}
 		memset(cur, 0, np * sizeof(*cur));
-		if (zread32(in, &nref) || nref > np) {
+		if (bread32(f, &nref) || nref > np) {
 			free(state);
 			goto bad;
 		}
 		for (uint32_t k = 0; k < nref; k++) {
 			uint32_t pi, id;
 
-			if (zread32(in, &pi) || zread32(in, &id) || pi >= np || id >= nid ||
+			if (bread32(f, &pi) || bread32(f, &id) || pi >= np || id >= nid ||
 			    !table[id]) {
 				free(state);
 				what = "refers to a page it does not hold";
@@ -462,7 +463,7 @@ int rpl_idx_load(struct rpl_idx *x, struct rpl *r)
 		snap = rpl_mem_snapshot(live);
 		for (size_t k = 0; k < np; k++)
 			rpl_mem_set_page(snap, k, cur[k]);
-		rpl_ckstore_load(ck, slot, steps, position, state, snap, sum);
+		rpl_ckstore_load(ck, slot, steps, position, state, len, 1, snap, sum);
 		rpl_ckstore_trim(ck, slot);
 		/* the pages no later checkpoint holds: only the snapshots keep them now */
 		for (uint64_t id = head[i]; id != UINT64_MAX; id = next[id]) {
@@ -470,13 +471,9 @@ int rpl_idx_load(struct rpl_idx *x, struct rpl *r)
 			table[id] = NULL;
 		}
 	}
-	{
-		uint8_t b;
-
-		if (nid != x->pages || !zread(in, &b, 1) || !in->end) {
-			what = "does not end where its header says";
-			goto bad;
-		}
+	if (nid != x->pages || fgetc(f) != EOF) {
+		what = "does not end where its header says";
+		goto bad;
 	}
 	ret = rpl_adopt(r, ck, x->end_steps, x->end_position);
 	ck = NULL;
@@ -488,15 +485,14 @@ out:
 		if (table[id])
 			rpl_mem_page_put(live, table[id]);
 	rpl_ckstore_free(ck);
-	if (in->fd >= 0)
-		close(in->fd);
-	inflateEnd(&in->z);
-	free(in);
+	if (f)
+		fclose(f);
 	free(table);
 	free(next);
 	free(head);
 	free(cur);
 	free(page);
+	free(z);
 	free(sum);
 	return ret;
 }
@@ -540,95 +536,100 @@ static struct pent *pmap_get(struct pmap *m, const struct rpl_mem_page *p)
 	return &m->v[h];
 }
 
-/* The body, deflated as it is written, its SHA-256 and size kept. */
-struct zout {
-	z_stream z;
+/* The body as it is written: its SHA-256 and size kept. */
+struct bout {
 	FILE *f;
 	struct sha256_ctx sh;
 	uint64_t bytes;
 	int err;
-	uint8_t out[CHUNK];
+	uint8_t *z; /* compression scratch */
+	size_t zcap;
 };
 
-static void zflush(struct zout *w, int flush)
+static void bwrite(struct bout *w, const void *buf, size_t n)
 {
-	int k;
-
-	do {
-		w->z.next_out = w->out;
-		w->z.avail_out = sizeof(w->out);
-		k = deflate(&w->z, flush);
-		if (k == Z_STREAM_ERROR) {
-			w->err = 1;
-			return;
-		}
-		{
-			size_t n = sizeof(w->out) - w->z.avail_out;
-
-			if (n && fwrite(w->out, 1, n, w->f) != n)
-				w->err = 1;
-			sha256_update(&w->sh, n, w->out);
-			w->bytes += n;
-		}
-	} while (w->z.avail_out == 0 || (flush == Z_FINISH && k != Z_STREAM_END));
+	if (fwrite(buf, 1, n, w->f) != n)
+		w->err = 1;
+	sha256_update(&w->sh, n, buf);
+	w->bytes += n;
 }
 
-static void zwrite(struct zout *w, const void *buf, size_t n)
-{
-	w->z.next_in = (Bytef *)buf;
-	w->z.avail_in = (uInt)n;
-	while (w->z.avail_in && !w->err)
-		zflush(w, Z_NO_FLUSH);
-}
-
-static void zwrite32(struct zout *w, uint32_t v)
+static void bwrite32(struct bout *w, uint32_t v)
 {
 	uint8_t b[4];
 
 	put32(b, v);
-	zwrite(w, b, 4);
+	bwrite(w, b, 4);
 }
 
-static void zwrite64(struct zout *w, uint64_t v)
+static void bwrite64(struct bout *w, uint64_t v)
 {
 	uint8_t b[8];
 
 	put64(b, v);
-	zwrite(w, b, 8);
+	bwrite(w, b, 8);
+}
+
+/* A blob: u32 length, then the bytes. */
+static void bwrite_blob(struct bout *w, const void *z, size_t n)
+{
+	bwrite32(w, (uint32_t)n);
+	bwrite(w, z, n);
+}
+
+/* n bytes at buf, compressed (zlib, level 1) as a blob. */
+static void bwrite_deflate(struct bout *w, const void *buf, size_t n)
+{
+	uLongf m = compressBound(n);
+
+	if (m > w->zcap) {
+		w->zcap = m;
+		w->z = xrealloc(w->z, m);
+	}
+	if (compress2(w->z, &m, buf, n, 1) != Z_OK) {
+		w->err = 1;
+		return;
+	}
+	bwrite_blob(w, w->z, m);
 }
 
 /*
- * One record of the body (all integers little-endian; the summary's
- * bitmaps and the state as the replay holds them):
+ * One record of the body (integers little-endian; a blob is a u32 length
+ * and that many bytes of a zlib stream):
  *
  *   slot u64, steps u64, position u64, sealed u32,
- *   summary pc[1024 bytes], rd[8192], wr[8192],
- *   state[state_size],
- *   nnew u32, nnew x { last u32, data[4096], known[512] }  (pages first held here)
- *   nref u32, nref x { page index u32, page id u32 }        (the snapshot's pages)
+ *   blob: the summary's bitmaps pc[1024 bytes], rd[8192], wr[8192],
+ *   blob: the state (state_size bytes inflated),
+ *   nnew u32, nnew x { last u32, blob: data[4096] known[512] }  (pages first held here)
+ *   nref u32, nref x { page index u32, page id u32 }            (the snapshot's pages)
  *
  * A page's id is its order of appearance; `last` is the last checkpoint
- * that holds it, so a reader can let go of it there.
+ * that holds it, so a reader can let go of it there. The states stay
+ * compressed in the reader's store until restored.
  */
-static int write_record(struct zout *w, struct rpl_ckstore *ck, size_t i, struct pmap *m,
+static int write_record(struct bout *w, struct rpl_ckstore *ck, size_t i, struct pmap *m,
 			size_t state_size)
 {
 	const struct rpl_summary *sum = rpl_ckstore_sum_const(ck, i);
 	const struct rpl_mem *mem;
-	const uint8_t *state = rpl_ckstore_state(ck, i, &mem), *data, *known;
-	size_t np = rpl_mem_npages();
+	const uint8_t *state, *data, *known;
+	size_t np = rpl_mem_npages(), len;
 	uint32_t nnew = 0, nref = 0;
+	uint8_t *buf;
+	int packed;
 
-	if (!state)
+	bwrite64(w, rpl_ckstore_slot(ck, i));
+	bwrite64(w, rpl_ckstore_steps(ck, i));
+	bwrite64(w, rpl_ckstore_position(ck, i));
+	bwrite32(w, (uint32_t)sum->sealed);
+	bwrite_deflate(w, sum->pc, sizeof(sum->pc) + sizeof(sum->rd) + sizeof(sum->wr));
+	state = rpl_ckstore_state_stored(ck, i, &len, &packed);
+	if (packed)
+		bwrite_blob(w, state, len);
+	else
+		bwrite_deflate(w, state, state_size);
+	if (!rpl_ckstore_state(ck, i, &mem))
 		return -1;
-	zwrite64(w, rpl_ckstore_slot(ck, i));
-	zwrite64(w, rpl_ckstore_steps(ck, i));
-	zwrite64(w, rpl_ckstore_position(ck, i));
-	zwrite32(w, (uint32_t)sum->sealed);
-	zwrite(w, sum->pc, sizeof(sum->pc));
-	zwrite(w, sum->rd, sizeof(sum->rd));
-	zwrite(w, sum->wr, sizeof(sum->wr));
-	zwrite(w, state, state_size);
 	for (size_t k = 0; k < np; k++) {
 		const struct rpl_mem_page *p = rpl_mem_page(mem, k, &data, &known);
 
@@ -637,7 +638,8 @@ static int write_record(struct zout *w, struct rpl_ckstore *ck, size_t i, struct
 			nnew += pmap_get(m, p)->first == i;
 		}
 	}
-	zwrite32(w, nnew);
+	bwrite32(w, nnew);
+	buf = xmalloc(RPL_MEM_PAGE_SIZE * 9 / 8);
 	for (size_t k = 0; k < np; k++) {
 		const struct rpl_mem_page *p = rpl_mem_page(mem, k, &data, &known);
 		struct pent *e;
@@ -645,18 +647,20 @@ static int write_record(struct zout *w, struct rpl_ckstore *ck, size_t i, struct
 		if (!p || (e = pmap_get(m, p))->first != i || e->id != UINT64_MAX)
 			continue;
 		e->id = m->ids++;
-		zwrite32(w, (uint32_t)e->last);
-		zwrite(w, data, RPL_MEM_PAGE_SIZE);
-		zwrite(w, known, RPL_MEM_PAGE_SIZE / 8);
+		bwrite32(w, (uint32_t)e->last);
+		memcpy(buf, data, RPL_MEM_PAGE_SIZE);
+		memcpy(buf + RPL_MEM_PAGE_SIZE, known, RPL_MEM_PAGE_SIZE / 8);
+		bwrite_deflate(w, buf, RPL_MEM_PAGE_SIZE * 9 / 8);
 	}
-	zwrite32(w, nref);
+	free(buf);
+	bwrite32(w, nref);
 	for (size_t k = 0; k < np; k++) {
 		const struct rpl_mem_page *p = rpl_mem_page(mem, k, &data, &known);
 
 		if (!p)
 			continue;
-		zwrite32(w, (uint32_t)k);
-		zwrite32(w, (uint32_t)pmap_get(m, p)->id);
+		bwrite32(w, (uint32_t)k);
+		bwrite32(w, (uint32_t)pmap_get(m, p)->id);
 	}
 	return w->err ? -1 : 0;
 }
@@ -687,7 +691,7 @@ int rpl_idx_write(struct rpl_idx *x, struct rpl *r)
 	struct rpl_ckstore *ck = rpl_store(r);
 	size_t n = rpl_ckstore_count(ck), np = rpl_mem_npages();
 	struct pmap m = {NULL, 0, 0, 0};
-	struct zout *w = NULL;
+	struct bout *w = NULL;
 	uint8_t h[HDR_SIZE] = {0};
 	const char *path = access(x->dir, W_OK) ? x->cache : x->beside;
 	char *tmp = xmalloc(strlen(path) + 32);
@@ -724,7 +728,7 @@ int rpl_idx_write(struct rpl_idx *x, struct rpl *r)
 		goto out;
 	}
 	w = xcalloc(1, sizeof(*w));
-	if (!(w->f = fdopen(fd, "wb")) || deflateInit(&w->z, 1) != Z_OK) {
+	if (!(w->f = fdopen(fd, "wb"))) {
 		error("%s: cannot write: %m", tmp);
 		goto out;
 	}
@@ -734,9 +738,7 @@ int rpl_idx_write(struct rpl_idx *x, struct rpl *r)
 		w->err = 1;
 	for (size_t i = 0; i < n && !w->err; i++)
 		if (write_record(w, ck, i, &m, x->state_size))
-			break;
-	if (!w->err)
-		zflush(w, Z_FINISH);
+			w->err = 1;
 	memcpy(h, MAGIC, 8);
 	put32(h + O_VERSION, RPL_INDEX_VERSION);
 	put32(h + O_HSIZE, HDR_SIZE);
@@ -776,9 +778,9 @@ int rpl_idx_write(struct rpl_idx *x, struct rpl *r)
 	ret = 0;
 out:
 	if (w) {
-		deflateEnd(&w->z);
 		if (w->f)
 			fclose(w->f);
+		free(w->z);
 		free(w);
 	}
 	if (fd >= 0)
