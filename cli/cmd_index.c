@@ -4,10 +4,12 @@
  * `serve` then load instead of re-running the recording. Also the helper
  * those two open a recording with.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -104,11 +106,19 @@ struct rpl *cli_open_indexed(const char *dir, uint64_t interval, uint64_t memory
 {
 	struct rpl *r = open_set(dir, interval, memory);
 	struct rpl_idx *x;
-	int bad = 0;
+	int bad = 0, none;
+	char *beside;
 	double t0;
 
 	*at_end = 0;
 	if (!r || !use)
+		return r;
+	/* an index goes beside a writable recording: none there, none at all (no hashing) */
+	beside = xmalloc(strlen(dir) + sizeof(RPL_INDEX_NAME) + 1);
+	sprintf(beside, "%s/%s", dir, RPL_INDEX_NAME);
+	none = access(beside, F_OK) && errno == ENOENT && !access(dir, W_OK);
+	free(beside);
+	if (none)
 		return r;
 	if (!(x = rpl_idx_new(r, cache_dir)))
 		return r; /* a file rpl_open read cannot be hashed: replay without */

@@ -2,7 +2,10 @@
 . "$(dirname "$0")/lib.sh"
 test_description 'raptor index: a persistent index written, reused, and rebuilt when stale, truncated or damaged; the recording never written'
 
-test_require "$RAPTOR"
+test_require "$RAPTOR" "$BUILD/truthq" gdb-multiarch timeout
+export TRUTHQ="$BUILD/truthq"
+
+. "$SRC/tests/gdbserve.sh"
 
 # sums REC: the SHA-256 of every file of REC but its index, one a line.
 sums() {
@@ -33,6 +36,12 @@ test_expect_success 'setup: full-state and control-flow-only 4-core recordings' 
 	"$RAPTOR" record "$GUEST/lu-m3-O0.elf" --cores 4 --lv-enc none --truth -o cf -q \
 		>/dev/null &&
 	sums full >full.sums && sums cf >cf.sums && sums other >other.sums
+'
+
+test_expect_success 'no index: replay neither looks for one nor writes one' '
+	"$RAPTOR" replay full --random 20 --interval 1000 2>err &&
+	! grep "index" err &&
+	test ! -e full/index.raptor
 '
 
 test_expect_success 'raptor index --help; registered as a command' '
@@ -170,6 +179,18 @@ test_expect_success 'serve loads the index: --at end and a position at once' '
 	for i in $(seq 100); do [ -s port ] && break; sleep 0.1; done &&
 	kill $pid && wait $pid;
 	loaded err full/index.raptor
+'
+
+test_expect_success 'serve from the index: GDB breakpoints and watchpoints both ways equal the truth' '
+	"$RAPTOR" record "$GUEST/racy-m3-O0.elf" --cores 4 --truth -o racy -q >/dev/null &&
+	sums racy >racy.sums &&
+	"$RAPTOR" index racy --interval 2000 2>err &&
+	serve racy racy --interval 2000 &&
+	gdb_script breaks.py racy &&
+	gdb_script watch.py racy &&
+	test_bg_kill racy &&
+	loaded bg-racy.log racy/index.raptor &&
+	sums racy >now && test_cmp racy.sums now
 '
 
 test_expect_success 'the recordings files are byte-identical to what was recorded' '
