@@ -2,6 +2,8 @@
 #ifndef RAPTOR_CLI_H
 #define RAPTOR_CLI_H
 
+#include <stdint.h>
+
 struct cli_command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
@@ -14,6 +16,20 @@ int cmd_replay(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
+int cmd_index(int argc, char **argv);
+
+struct rpl;
+/*
+ * Open the recording in dir for replay or serve, with interval (0: the
+ * default) and memory set, and, if use, its index (replay/index.h): a
+ * valid one is loaded ("raptor: index: loaded N checkpoints from FILE"
+ * on stderr unless quiet); an invalid one is reported and rebuilt (the
+ * recording replayed to its end and the index written). *at_end: the
+ * replay is at the end of the recording with every checkpoint laid down
+ * (as after rpl_index). NULL on error (reported).
+ */
+struct rpl *cli_open_indexed(const char *dir, uint64_t interval, uint64_t memory, int use,
+			     const char *cache_dir, int quiet, int *at_end);
 
 /* Parse --cpu m3|m4; 0 / -1. */
 int cli_parse_model(const char *s, int *model);

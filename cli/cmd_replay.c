@@ -53,6 +53,14 @@ static const char replay_usage[] =
 	"                  far from where the replay is, then laid down again when\n"
 	"                  it comes back\n"
 	"  --seed S        seed of --random's choices (default 1)\n"
+	"  --no-index      ignore the recording's index (raptor index); without it,\n"
+	"                  a valid index is loaded (its checkpoints and summaries,\n"
+	"                  the replay then at the end: --random, --check-points and\n"
+	"                  --to start from there) and an invalid one rebuilt. --verify\n"
+	"                  without --random or --check-points replays everything\n"
+	"                  and never uses it\n"
+	"  --cache-dir DIR where to look for the index of a read-only recording\n"
+	"                  (default $XDG_CACHE_HOME/raptor)\n"
 	"  -q, --quiet     no summary\n"
 	"  -h, --help      this text\n"
 	"\n"
@@ -61,7 +69,8 @@ static const char replay_usage[] =
 
 int cmd_replay(int argc, char **argv)
 {
-	enum { O_VERIFY = 256, O_TO, O_RANDOM, O_INTERVAL, O_SEED, O_POINTS, O_MEMORY };
+	enum { O_VERIFY = 256, O_TO, O_RANDOM, O_INTERVAL, O_SEED, O_POINTS, O_MEMORY, O_NOINDEX,
+	       O_CACHE };
 	static const struct option opts[] = {
 		{ "verify", no_argument, NULL, O_VERIFY },
 		{ "to", required_argument, NULL, O_TO },
@@ -70,6 +79,8 @@ int cmd_replay(int argc, char **argv)
 		{ "memory", required_argument, NULL, O_MEMORY },
 		{ "seed", required_argument, NULL, O_SEED },
 		{ "check-points", required_argument, NULL, O_POINTS },
+		{ "no-index", no_argument, NULL, O_NOINDEX },
+		{ "cache-dir", required_argument, NULL, O_CACHE },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -79,7 +90,8 @@ int cmd_replay(int argc, char **argv)
 	struct rpl_ckstore_stats cs;
 	unsigned fwd, bwd, checks;
 	uint64_t npoints = 0;
-	int opt, verify = 0, quiet = 0, s, status, full;
+	int opt, verify = 0, quiet = 0, s, status, full, noindex = 0, at_end = 0;
+	const char *cache = NULL;
 	struct rpl_verify_stats vs;
 	struct timespec t0, t1;
 	struct rpl *r;
@@ -116,6 +128,12 @@ int cmd_replay(int argc, char **argv)
 			if (parse_u64(optarg, &seed))
 				return error("--seed: '%s' is not a number", optarg), 2;
 			break;
+		case O_NOINDEX:
+			noindex = 1;
+			break;
+		case O_CACHE:
+			cache = optarg;
+			break;
 		case 'q':
 			quiet = 1;
 			break;
@@ -132,12 +150,10 @@ int cmd_replay(int argc, char **argv)
 		fputs(replay_usage, stderr);
 		return 2;
 	}
-	r = rpl_open(argv[optind]);
+	r = cli_open_indexed(argv[optind], interval, memory,
+			     !noindex && (!verify || nrandom || npoints), cache, quiet, &at_end);
 	if (!r)
 		return 1;
-	if (interval)
-		rpl_set_interval(r, interval);
-	rpl_set_memory(r, memory);
 	if (npoints) {
 		s = rpl_check_points(r, (unsigned)npoints, seed, &checks);
 		if (!s && !quiet && rpl_regs_known(r))
@@ -181,7 +197,7 @@ int cmd_replay(int argc, char **argv)
 		return 1;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	s = rpl_run(r, to);
+	s = at_end ? rpl_seek(r, to) : rpl_run(r, to);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 	if (!quiet) {

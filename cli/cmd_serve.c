@@ -37,6 +37,13 @@ static const char serve_usage[] =
 	"  --memory SIZE    memory the checkpoints may hold (default 512M; K, M, G\n"
 	"                   suffixes): over it they are compressed and thinned out\n"
 	"                   far from the current position\n"
+	"  --no-index       ignore the recording's index (raptor index); without it,\n"
+	"                   a valid index is loaded, so every position is reached\n"
+	"                   from a nearby checkpoint at once and continue and\n"
+	"                   reverse-continue skip stretches from the start; an\n"
+	"                   invalid one is reported and rebuilt first\n"
+	"  --cache-dir DIR  where to look for the index of a read-only recording\n"
+	"                   (default $XDG_CACHE_HOME/raptor)\n"
 	"  --debug          log every packet to stderr\n"
 	"  --port-file F    write the port listened on to F (for scripts)\n"
 	"  -h, --help       this text\n"
@@ -56,6 +63,7 @@ struct serve {
 	const char *dir;
 	char *elf; /* the program's absolute path, for GDB's qXfer:exec-file */
 	struct rpl_target *t;
+	int at_end; /* an index was loaded: the replay is at the end, every checkpoint laid */
 };
 
 /* ---- the command ---------------------------------------------------------------------- */
@@ -75,11 +83,23 @@ static int go_to_start(struct serve *s, const char *at)
 	int tty = isatty(2), k;
 
 	if (!strcmp(at, "begin"))
-		return 0;
-	if (!strcmp(at, "end"))
+		pos = 0;
+	else if (!strcmp(at, "end"))
 		pos = UINT64_MAX;
 	else if (parse_u64(at, &pos))
 		return error("--at: '%s' is not 'begin', 'end' or a position", at);
+	if (s->at_end) {
+		/* from the index's nearest checkpoint */
+		k = rpl_seek(s->r, pos);
+		if (k < 0)
+			return -1;
+		if (k == 1 && pos != UINT64_MAX)
+			warning("--at %s: the recording ends at position %" PRIu64, at,
+				rpl_position(s->r));
+		return 0;
+	}
+	if (!pos)
+		return 0;
 	for (;;) {
 		uint64_t next = rpl_position(s->r) + step;
 
@@ -104,7 +124,8 @@ static int go_to_start(struct serve *s, const char *at)
 
 int cmd_serve(int argc, char **argv)
 {
-	enum { O_PORT = 256, O_BIND, O_AT, O_INTERVAL, O_DEBUG, O_PORTFILE, O_MEMORY };
+	enum { O_PORT = 256, O_BIND, O_AT, O_INTERVAL, O_DEBUG, O_PORTFILE, O_MEMORY, O_NOINDEX,
+	       O_CACHE };
 	static const struct option opts[] = {
 		{ "port", required_argument, NULL, O_PORT },
 		{ "bind", required_argument, NULL, O_BIND },
@@ -112,16 +133,18 @@ int cmd_serve(int argc, char **argv)
 		{ "interval", required_argument, NULL, O_INTERVAL },
 		{ "memory", required_argument, NULL, O_MEMORY },
 		{ "debug", no_argument, NULL, O_DEBUG },
+		{ "no-index", no_argument, NULL, O_NOINDEX },
+		{ "cache-dir", required_argument, NULL, O_CACHE },
 		{ "port-file", required_argument, NULL, O_PORTFILE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *bind = "127.0.0.1", *at = "begin", *port_file = NULL;
+	const char *bind = "127.0.0.1", *at = "begin", *port_file = NULL, *cache = NULL;
 	uint64_t port = 3333, interval = 0, memory = RPL_DEFAULT_MEMORY;
 	struct serve s = { 0 };
 	struct sigaction sa;
 	char path[4096];
-	int opt, debug = 0, rc = 1;
+	int opt, debug = 0, rc = 1, noindex = 0;
 	FILE *f;
 
 	optind = 1;
@@ -148,6 +171,12 @@ int cmd_serve(int argc, char **argv)
 		case O_DEBUG:
 			debug = 1;
 			break;
+		case O_NOINDEX:
+			noindex = 1;
+			break;
+		case O_CACHE:
+			cache = optarg;
+			break;
 		case O_PORTFILE:
 			port_file = optarg;
 			break;
@@ -165,12 +194,9 @@ int cmd_serve(int argc, char **argv)
 		return 2;
 	}
 	s.dir = argv[optind];
-	s.r = rpl_open(s.dir);
+	s.r = cli_open_indexed(s.dir, interval, memory, !noindex, cache, 0, &s.at_end);
 	if (!s.r)
 		return 1;
-	if (interval)
-		rpl_set_interval(s.r, interval);
-	rpl_set_memory(s.r, memory);
 	snprintf(path, sizeof(path), "%s/%s", s.dir, rpl_manifest(s.r)->elf);
 	s.elf = realpath(path, NULL);
 	if (go_to_start(&s, at))

@@ -12,6 +12,7 @@ static const struct cli_command commands[] = {
 	{ "run", cmd_run, "run a program on the virtual multicore board, without tracing" },
 	{ "record", cmd_record, "run a program with the trace modules and write a recording" },
 	{ "replay", cmd_replay, "replay a recording from its streams, optionally verified" },
+	{ "index", cmd_index, "replay a recording once and keep its checkpoints in an index file" },
 	{ "serve", cmd_serve, "serve a recording to GDB: target remote :3333, forward and reverse" },
 	{ "stat", cmd_stat, "a recording's statistics: rates, bits per field, bandwidth" },
 	{ "tune", cmd_tune, "find the chunk sizes that make recordings' traces smallest" },

@@ -294,3 +294,36 @@ void rpl_ckstore_stats(const struct rpl_ckstore *s, struct rpl_ckstore_stats *st
 			st->packed_state += s->e[i].len;
 		}
 }
+
+uint64_t rpl_ckstore_slot(const struct rpl_ckstore *s, size_t i)
+{
+	return s->e[i].slot;
+}
+
+uint64_t rpl_ckstore_budget(const struct rpl_ckstore *s)
+{
+	return s->budget;
+}
+
+void rpl_ckstore_load(struct rpl_ckstore *s, uint64_t slot, uint64_t steps, uint64_t position,
+		      uint8_t *state, size_t len, int packed, struct rpl_mem *snap,
+		      const struct rpl_summary *sum)
+{
+	struct entry *e;
+
+	rpl_ckstore_add(s, slot, steps, position, state, snap, 1);
+	e = &s->e[s->n - 1];
+	*e->sum = *sum;
+	s->held -= e->len;
+	e->len = len;
+	e->packed = e->tried = packed;
+	s->held += e->len;
+}
+
+const uint8_t *rpl_ckstore_state_stored(const struct rpl_ckstore *s, size_t i, size_t *len,
+					int *packed)
+{
+	*len = s->e[i].len;
+	*packed = s->e[i].packed;
+	return s->e[i].state;
+}

@@ -119,6 +119,24 @@ const struct rpl_summary *rpl_ckstore_sum_const(const struct rpl_ckstore *s, siz
  */
 void rpl_ckstore_trim(struct rpl_ckstore *s, uint64_t now);
 
+/* The slot of checkpoint i, and the store's budget. */
+uint64_t rpl_ckstore_slot(const struct rpl_ckstore *s, size_t i);
+uint64_t rpl_ckstore_budget(const struct rpl_ckstore *s);
+
+/*
+ * Add a checkpoint read from a persistent index (replay/index.h) after
+ * every one the store has, with the summary of the stretch after it as it
+ * was written (sealed or not): its state is len bytes from xmalloc, raw
+ * (len = state_size) or, if packed, as zlib compresses it (inflated when
+ * restored, as the store's own). As rpl_ckstore_add otherwise.
+ */
+void rpl_ckstore_load(struct rpl_ckstore *s, uint64_t slot, uint64_t steps, uint64_t position,
+		      uint8_t *state, size_t len, int packed, struct rpl_mem *snap,
+		      const struct rpl_summary *sum);
+/* Checkpoint i's state as the store holds it: *len bytes, zlib's if *packed. */
+const uint8_t *rpl_ckstore_state_stored(const struct rpl_ckstore *s, size_t i, size_t *len,
+					int *packed);
+
 /* What the budget counts now (see the top). */
 uint64_t rpl_ckstore_bytes(const struct rpl_ckstore *s);
 void rpl_ckstore_stats(const struct rpl_ckstore *s, struct rpl_ckstore_stats *st);

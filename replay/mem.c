@@ -10,7 +10,7 @@
 #define ROM_PAGES (BOARD_ROM_SIZE >> PAGE_BITS)
 #define SRAM_PAGES (BOARD_SRAM_SIZE >> PAGE_BITS)
 
-struct page {
+struct rpl_mem_page {
 	unsigned refs; /* memory pictures sharing this page (copy on write) */
 	uint8_t data[PAGE_SIZE];
 	uint8_t known[PAGE_SIZE / 8];
@@ -24,10 +24,10 @@ struct pool {
 
 struct rpl_mem {
 	struct pool *pool;
-	struct page *page[ROM_PAGES + SRAM_PAGES];
+	struct rpl_mem_page *page[ROM_PAGES + SRAM_PAGES];
 };
 
-static void unref(struct rpl_mem *m, struct page *p)
+static void unref(struct rpl_mem *m, struct rpl_mem_page *p)
 {
 	if (p && !--p->refs) {
 		free(p);
@@ -36,9 +36,9 @@ static void unref(struct rpl_mem *m, struct page *p)
 }
 
 /* A page of m that m alone holds, ready to write. */
-static struct page *own(struct rpl_mem *m, size_t pi)
+static struct rpl_mem_page *own(struct rpl_mem *m, size_t pi)
 {
-	struct page *p = m->page[pi], *q;
+	struct rpl_mem_page *p = m->page[pi], *q;
 
 	if (p && p->refs == 1)
 		return p;
@@ -107,12 +107,12 @@ uint64_t rpl_mem_bytes(const struct rpl_mem *m)
 
 	for (size_t i = 0; i < ARRAY_SIZE(m->page); i++)
 		n += m->page[i] != NULL;
-	return n * sizeof(struct page) + sizeof(*m);
+	return n * sizeof(struct rpl_mem_page) + sizeof(*m);
 }
 
 uint64_t rpl_mem_pool_bytes(const struct rpl_mem *m)
 {
-	return m->pool->pages * sizeof(struct page) + m->pool->refs * sizeof(*m);
+	return m->pool->pages * sizeof(struct rpl_mem_page) + m->pool->refs * sizeof(*m);
 }
 
 int rpl_mem_valid(uint32_t addr, uint32_t n)
@@ -138,7 +138,7 @@ static inline uint32_t known_mask(uint32_t off, uint32_t n)
 }
 
 /* Two bytes of known flags from byte off / 8 (the second may be past the end: 0). */
-static inline uint32_t known_bits(const struct page *p, uint32_t off)
+static inline uint32_t known_bits(const struct rpl_mem_page *p, uint32_t off)
 {
 	uint32_t k = off / 8;
 
@@ -151,7 +151,7 @@ void rpl_mem_write(struct rpl_mem *m, uint32_t addr, const uint8_t *buf, uint32_
 
 	if (n <= 8 && off + n <= PAGE_SIZE) {
 		/* the usual case: one page, a few bytes */
-		struct page *p = own(m, page_of(addr));
+		struct rpl_mem_page *p = own(m, page_of(addr));
 		uint32_t k = off / 8, mask = known_mask(off, n);
 
 		memcpy(p->data + off, buf, n);
@@ -162,7 +162,7 @@ void rpl_mem_write(struct rpl_mem *m, uint32_t addr, const uint8_t *buf, uint32_
 	}
 	while (n) {
 		size_t pi = page_of(addr);
-		struct page *p = own(m, pi);
+		struct rpl_mem_page *p = own(m, pi);
 		uint32_t k;
 
 		off = addr & (PAGE_SIZE - 1);
@@ -186,7 +186,7 @@ uint32_t rpl_mem_read(const struct rpl_mem *m, uint32_t addr, uint8_t *buf, uint
 
 	if (n <= 8 && off + n <= PAGE_SIZE) {
 		/* the usual case: one page, every byte known */
-		const struct page *p = m->page[page_of(addr)];
+		const struct rpl_mem_page *p = m->page[page_of(addr)];
 		uint32_t mask = known_mask(off, n);
 
 		if (p && (known_bits(p, off) & mask) == mask) {
@@ -195,7 +195,7 @@ uint32_t rpl_mem_read(const struct rpl_mem *m, uint32_t addr, uint8_t *buf, uint
 		}
 	}
 	for (uint32_t i = 0; i < n; i++, addr++) {
-		const struct page *p = m->page[page_of(addr)];
+		const struct rpl_mem_page *p = m->page[page_of(addr)];
 
 		off = addr & (PAGE_SIZE - 1);
 		if (p && (p->known[off / 8] >> (off % 8) & 1)) {
@@ -207,4 +207,45 @@ uint32_t rpl_mem_read(const struct rpl_mem *m, uint32_t addr, uint8_t *buf, uint
 		}
 	}
 	return unknown;
+}
+
+size_t rpl_mem_npages(void)
+{
+	return ROM_PAGES + SRAM_PAGES;
+}
+
+const struct rpl_mem_page *rpl_mem_page(const struct rpl_mem *m, size_t i, const uint8_t **data,
+					const uint8_t **known)
+{
+	const struct rpl_mem_page *p = m->page[i];
+
+	if (p) {
+		*data = p->data;
+		*known = p->known;
+	}
+	return p;
+}
+
+struct rpl_mem_page *rpl_mem_page_new(struct rpl_mem *m, const uint8_t *data, const uint8_t *known)
+{
+	struct rpl_mem_page *p = xmalloc(sizeof(*p));
+
+	p->refs = 1;
+	memcpy(p->data, data, PAGE_SIZE);
+	memcpy(p->known, known, PAGE_SIZE / 8);
+	m->pool->pages++;
+	return p;
+}
+
+void rpl_mem_page_put(struct rpl_mem *m, struct rpl_mem_page *p)
+{
+	unref(m, p);
+}
+
+void rpl_mem_set_page(struct rpl_mem *m, size_t i, struct rpl_mem_page *p)
+{
+	if (p)
+		p->refs++;
+	unref(m, m->page[i]);
+	m->page[i] = p;
 }

@@ -61,4 +61,28 @@ uint64_t rpl_mem_bytes(const struct rpl_mem *m);
  */
 uint64_t rpl_mem_pool_bytes(const struct rpl_mem *m);
 
+/*
+ * Page by page, for the persistent index (replay/index.h): a picture is
+ * rpl_mem_npages() pages of RPL_MEM_PAGE_SIZE bytes (ROM's, then SRAM's),
+ * each absent (never written: all unknown) or held, possibly shared.
+ */
+#define RPL_MEM_PAGE_SIZE 4096u
+struct rpl_mem_page;
+size_t rpl_mem_npages(void);
+/*
+ * Page i of m: NULL if absent; else its identity (equal for pictures that
+ * share it), with its bytes in *data and its known bits (bit b of byte
+ * k: byte 8k + b is known) in *known, RPL_MEM_PAGE_SIZE / 8 bytes.
+ */
+const struct rpl_mem_page *rpl_mem_page(const struct rpl_mem *m, size_t i, const uint8_t **data,
+					const uint8_t **known);
+/*
+ * A new page of m's pool with these bytes and known bits, held once by
+ * the caller (rpl_mem_page_put gives that back).
+ */
+struct rpl_mem_page *rpl_mem_page_new(struct rpl_mem *m, const uint8_t *data, const uint8_t *known);
+void rpl_mem_page_put(struct rpl_mem *m, struct rpl_mem_page *p);
+/* Page i of m becomes p (shared; NULL: absent). p must be of m's pool. */
+void rpl_mem_set_page(struct rpl_mem *m, size_t i, struct rpl_mem_page *p);
+
 #endif

@@ -1505,6 +1505,9 @@ static void take_checkpoint(struct rpl *r)
 	}
 	state = p = xmalloc(r->state_size);
 	memcpy(p, &r->d, sizeof(r->d));
+	/* the readers' pointers are restore_checkpoint's to set: none kept (an index is a file) */
+	((struct dyn *)p)->cfd.r.buf = ((struct dyn *)p)->lvd.r.buf = NULL;
+	((struct dyn *)p)->cfd.r.name = ((struct dyn *)p)->lvd.r.name = NULL;
 	p += sizeof(r->d);
 	memcpy(p, r->sched.cycles, sizeof(r->sched.cycles));
 	p += sizeof(r->sched.cycles);
@@ -1549,6 +1552,7 @@ static int restore_checkpoint(struct rpl *r, size_t ci)
 {
 	const struct rpl_mem *mem;
 	const uint8_t *p = rpl_ckstore_state(r->ck, ci, &mem);
+	struct st_reader cr, lr;
 
 	if (!p)
 		return -1;
@@ -1560,8 +1564,18 @@ static int restore_checkpoint(struct rpl *r, size_t ci)
 		for (int i = 0; i < r->ncores; i++)
 			r->tq[i].head = r->tq[i].n = 0;
 	}
+	/*
+	 * The decoders' readers point at this process's stream buffers and
+	 * names: a state read from a persistent index holds another's.
+	 */
+	cr = r->d.cfd.r;
+	lr = r->d.lvd.r;
 	memcpy(&r->d, p, sizeof(r->d));
 	p += sizeof(r->d);
+	r->d.cfd.r.buf = cr.buf;
+	r->d.cfd.r.name = cr.name;
+	r->d.lvd.r.buf = lr.buf;
+	r->d.lvd.r.name = lr.name;
 	memcpy(r->sched.cycles, p, sizeof(r->sched.cycles));
 	p += sizeof(r->sched.cycles);
 	memcpy(&r->sched.rng, p, sizeof(r->sched.rng));
@@ -1666,6 +1680,62 @@ int rpl_index(struct rpl *r)
 	while (!(k = step(r)))
 		;
 	return k < 0 ? -1 : 0;
+}
+
+/* ---- the persistent index's access (replay/index.h) ------------------------------------ */
+
+struct rpl_ckstore *rpl_store(struct rpl *r)
+{
+	return r->ck;
+}
+
+struct rpl_mem *rpl_live_mem(struct rpl *r)
+{
+	return r->mem;
+}
+
+size_t rpl_state_size(const struct rpl *r)
+{
+	return r->state_size;
+}
+
+uint64_t rpl_interval(const struct rpl *r)
+{
+	return r->interval;
+}
+
+double rpl_progress(const struct rpl *r)
+{
+	if (r->cfw || !r->mf.cf_bits)
+		return -1;
+	return (double)st_cf_decoder_pos(&r->d.cfd) / (double)r->mf.cf_bits;
+}
+
+int rpl_adopt(struct rpl *r, struct rpl_ckstore *ck, uint64_t end_steps, uint64_t end_position)
+{
+	size_t last = rpl_ckstore_count(ck) - 1;
+	int k;
+
+	if (rpl_ckstore_count(ck) < 1 || rpl_ckstore_steps(ck, 0) != 0 || r->failed ||
+	    r->d.steps != 0) {
+		rpl_ckstore_free(ck);
+		return error("%s: an index must be loaded into a fresh replay", r->dir);
+	}
+	rpl_ckstore_free(r->ck);
+	r->ck = ck;
+	/* the summaries are the index's: a run up to end_steps adds nothing */
+	r->frontier = end_steps;
+	if (restore_checkpoint(r, last))
+		return -1;
+	while (!(k = step(r)))
+		;
+	if (k < 0)
+		return -1;
+	if (r->d.steps != end_steps || r->d.position != end_position)
+		return error("%s: the index says the recording ends after %llu steps at position "
+			     "%llu, the replay ended after %llu at %llu", r->dir, U(end_steps),
+			     U(end_position), U(r->d.steps), U(r->d.position));
+	return 0;
 }
 
 /* ---- breakpoints, watchpoints, continue and step ---------------------------------- */

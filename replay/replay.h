@@ -170,6 +170,27 @@ size_t rpl_checkpoints(const struct rpl *r, uint64_t *bytes);
 void rpl_checkpoint_stats(const struct rpl *r, struct rpl_ckstore_stats *st);
 
 /*
+ * For the persistent index (replay/index.h): the checkpoint store, the
+ * live memory picture (whose pool snapshots must share), the size of a
+ * checkpoint's state and the interval.
+ */
+struct rpl_ckstore *rpl_store(struct rpl *r);
+struct rpl_mem *rpl_live_mem(struct rpl *r);
+size_t rpl_state_size(const struct rpl *r);
+uint64_t rpl_interval(const struct rpl *r);
+/* How far through its cf stream the replay is, 0..1 (-1: not known, control flow only). */
+double rpl_progress(const struct rpl *r);
+/*
+ * Replace a fresh replay's store (nothing run yet) by ck, read from an
+ * index (its entry 0 at step 0; it becomes r's, freed on error too), and
+ * take the state rpl_index would leave: the end, reached from ck's last
+ * checkpoint. The summaries are taken as they are: the frontier is
+ * end_steps. 0, or -1 if the end is not where the index says (reported).
+ */
+int rpl_adopt(struct rpl *r, struct rpl_ckstore *ck, uint64_t end_steps,
+	      uint64_t end_position) MUST_CHECK;
+
+/*
  * Go to a position (the state right after its instruction) or a step,
  * forward or backward. 0; 1 when the recording ends first (the replay is
  * then at its end); -1 on error.
