@@ -100,7 +100,7 @@ static struct rpl *open_set(const char *dir, uint64_t interval, uint64_t memory)
 }
 
 struct rpl *cli_open_indexed(const char *dir, uint64_t interval, uint64_t memory, int use,
-			     const char *cache_dir, int quiet, int *at_end)
+			     const char *cache_dir, int quiet, int *at_end, struct cli_index *info)
 {
 	struct rpl *r = open_set(dir, interval, memory);
 	struct rpl_idx *x;
@@ -108,6 +108,8 @@ struct rpl *cli_open_indexed(const char *dir, uint64_t interval, uint64_t memory
 	double t0;
 
 	*at_end = 0;
+	if (info)
+		*info = (struct cli_index){0};
 	if (!r || !use)
 		return r;
 	if (!(x = rpl_idx_new(r, cache_dir)))
@@ -121,6 +123,10 @@ struct rpl *cli_open_indexed(const char *dir, uint64_t interval, uint64_t memory
 					"%s (%.2f s)\n",
 					rpl_idx_count(x), rpl_idx_path(x), now() - t0);
 			*at_end = 1;
+			if (info) {
+				snprintf(info->path, sizeof(info->path), "%s", rpl_idx_path(x));
+				info->count = rpl_idx_count(x);
+			}
 			rpl_idx_free(x);
 			return r;
 		}
@@ -131,6 +137,10 @@ struct rpl *cli_open_indexed(const char *dir, uint64_t interval, uint64_t memory
 			return NULL;
 		}
 		bad = 1;
+	}
+	if (info) {
+		info->missing = 1; /* the caller builds it */
+		bad = 0;
 	}
 	if (bad) {
 		fprintf(stderr, "raptor: index: rebuilding the index of %s\n", dir);
