@@ -367,7 +367,7 @@ static void index_line(struct rpl_target *s, out_fn *out, void *ctx)
 		outf(out, ctx, "%s%s\n", line,
 		     s->refused ? "; not used: its replay differed from this one" : "");
 	} else
-		outf(out, ctx, "index: none (--no-index); %zu checkpoints laid down so far\n",
+		outf(out, ctx, "index: none; %zu checkpoints laid down so far\n",
 		     rpl_checkpoints(s->r, NULL));
 }
 
