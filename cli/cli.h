@@ -27,9 +27,18 @@ struct rpl;
  * recording replayed to its end and the index written). *at_end: the
  * replay is at the end of the recording with every checkpoint laid down
  * (as after rpl_index). NULL on error (reported).
+ *
+ * info (NULL: none) is for serve, which builds a missing or invalid index
+ * in the background (replay/bgindex.h) rather than first: with info, such
+ * an index is reported but not rebuilt, and info says what was found.
  */
+struct cli_index {
+	int missing;	 /* use, and no valid index was loaded: build one */
+	char path[4096]; /* the index loaded ("": none) */
+	uint64_t count;	 /* its checkpoints */
+};
 struct rpl *cli_open_indexed(const char *dir, uint64_t interval, uint64_t memory, int use,
-			     const char *cache_dir, int quiet, int *at_end);
+			     const char *cache_dir, int quiet, int *at_end, struct cli_index *info);
 
 /* Parse --cpu m3|m4; 0 / -1. */
 int cli_parse_model(const char *s, int *model);

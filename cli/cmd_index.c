@@ -102,7 +102,7 @@ static struct rpl *open_set(const char *dir, uint64_t interval, uint64_t memory)
 }
 
 struct rpl *cli_open_indexed(const char *dir, uint64_t interval, uint64_t memory, int use,
-			     const char *cache_dir, int quiet, int *at_end)
+			     const char *cache_dir, int quiet, int *at_end, struct cli_index *info)
 {
 	struct rpl *r = open_set(dir, interval, memory);
 	struct rpl_idx *x;
@@ -111,6 +111,8 @@ struct rpl *cli_open_indexed(const char *dir, uint64_t interval, uint64_t memory
 	double t0;
 
 	*at_end = 0;
+	if (info)
+		*info = (struct cli_index){0};
 	if (!r || !use)
 		return r;
 	/* an index goes beside a writable recording: none there, none at all (no hashing) */
@@ -131,6 +133,10 @@ struct rpl *cli_open_indexed(const char *dir, uint64_t interval, uint64_t memory
 					"%s (%.2f s)\n",
 					rpl_idx_count(x), rpl_idx_path(x), now() - t0);
 			*at_end = 1;
+			if (info) {
+				snprintf(info->path, sizeof(info->path), "%s", rpl_idx_path(x));
+				info->count = rpl_idx_count(x);
+			}
 			rpl_idx_free(x);
 			return r;
 		}
@@ -141,6 +147,10 @@ struct rpl *cli_open_indexed(const char *dir, uint64_t interval, uint64_t memory
 			return NULL;
 		}
 		bad = 1;
+	}
+	if (info) {
+		info->missing = 1; /* the caller builds it */
+		bad = 0;
 	}
 	if (bad) {
 		fprintf(stderr, "raptor: index: rebuilding the index of %s\n", dir);

@@ -151,7 +151,7 @@ int cmd_replay(int argc, char **argv)
 		return 2;
 	}
 	r = cli_open_indexed(argv[optind], interval, memory,
-			     !noindex && (!verify || nrandom || npoints), cache, quiet, &at_end);
+			     !noindex && (!verify || nrandom || npoints), cache, quiet, &at_end, NULL);
 	if (!r)
 		return 1;
 	if (npoints) {

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "replay/bgindex.h"
 #include "replay/replay.h"
 #include "replay/target.h"
 #include "server/gdbserver.h"
@@ -36,12 +37,14 @@ static const char serve_usage[] =
 	"  --interval N     instructions between checkpoints (default 65536)\n"
 	"  --memory SIZE    memory the checkpoints may hold (default 512M; K, M, G\n"
 	"                   suffixes): over it they are compressed and thinned out\n"
-	"                   far from the current position\n"
+	"                   far from the current position; per replay (two while\n"
+	"                   the index is built in the background)\n"
 	"  --no-index       ignore the recording's index (raptor index); without it,\n"
 	"                   a valid index is loaded, so every position is reached\n"
 	"                   from a nearby checkpoint at once and continue and\n"
-	"                   reverse-continue skip stretches from the start; an\n"
-	"                   invalid one is reported and rebuilt first\n"
+	"                   reverse-continue skip stretches from the start; a\n"
+	"                   missing or invalid one is built in the background\n"
+	"                   while GDB is served, and used once it is done\n"
 	"  --cache-dir DIR  where to look for the index of a read-only recording\n"
 	"                   (default $XDG_CACHE_HOME/raptor)\n"
 	"  --debug          log every packet to stderr\n"
@@ -64,6 +67,8 @@ struct serve {
 	char *elf; /* the program's absolute path, for GDB's qXfer:exec-file */
 	struct rpl_target *t;
 	int at_end; /* an index was loaded: the replay is at the end, every checkpoint laid */
+	struct cli_index idx;
+	struct rpl_bgindex *bg; /* the index being built */
 };
 
 /* ---- the command ---------------------------------------------------------------------- */
@@ -119,6 +124,28 @@ static int go_to_start(struct serve *s, const char *at)
 	if (k == 1 && pos != UINT64_MAX)
 		warning("--at %s: the recording ends at position %" PRIu64, at,
 			rpl_position(s->r));
+	return 0;
+}
+
+/*
+ * No valid index: a second replay of the recording builds it in a thread
+ * (replay/bgindex.h) while the first serves GDB; the target adopts it once
+ * it is done. Progress on stderr if it is a terminal. 0 / -1.
+ */
+static int start_bgindex(struct serve *s, uint64_t interval, uint64_t memory, const char *cache)
+{
+	struct rpl *r = rpl_open(s->dir);
+
+	if (!r)
+		return -1;
+	if (interval)
+		rpl_set_interval(r, interval);
+	rpl_set_memory(r, memory);
+	s->bg = rpl_bgindex_start(r, cache, isatty(2) ? stderr : NULL);
+	if (!s->bg)
+		return -1;
+	rpl_target_set_bgindex(s->t, s->bg);
+	fprintf(stderr, "raptor serve: no valid index: building it in the background\n");
 	return 0;
 }
 
@@ -194,7 +221,7 @@ int cmd_serve(int argc, char **argv)
 		return 2;
 	}
 	s.dir = argv[optind];
-	s.r = cli_open_indexed(s.dir, interval, memory, !noindex, cache, 0, &s.at_end);
+	s.r = cli_open_indexed(s.dir, interval, memory, !noindex, cache, 0, &s.at_end, &s.idx);
 	if (!s.r)
 		return 1;
 	snprintf(path, sizeof(path), "%s/%s", s.dir, rpl_manifest(s.r)->elf);
@@ -203,6 +230,11 @@ int cmd_serve(int argc, char **argv)
 		goto out;
 	s.t = rpl_target_new(s.r, s.elf);
 	if (!s.t)
+		goto out;
+	s.r = NULL; /* the target's */
+	if (s.idx.path[0] && rpl_target_set_index(s.t, s.idx.path, s.idx.count))
+		goto out;
+	if (s.idx.missing && start_bgindex(&s, interval, memory, cache))
 		goto out;
 	the_server = gdbserver_new(&rpl_target_ops, s.t);
 	if (!the_server)
@@ -224,10 +256,11 @@ int cmd_serve(int argc, char **argv)
 		}
 	}
 	fprintf(stderr, "raptor serve: %s: %d cores, at position %" PRIu64 "; listening on "
-		"%s:%d\n", s.dir, rpl_ncores(s.r), rpl_position(s.r), bind,
-		gdbserver_port(the_server));
+		"%s:%d\n", s.dir, rpl_ncores(rpl_target_replay(s.t)),
+		rpl_position(rpl_target_replay(s.t)), bind, gdbserver_port(the_server));
 	fprintf(stderr, "attach with:\n  gdb-multiarch %s/%s -ex 'target remote "
-		"%s:%d'\n", s.dir, rpl_manifest(s.r)->elf, bind, gdbserver_port(the_server));
+		"%s:%d'\n", s.dir, rpl_manifest(rpl_target_replay(s.t))->elf, bind,
+		gdbserver_port(the_server));
 	fflush(stderr);
 	rc = gdbserver_serve(the_server) ? 1 : 0;
 	fprintf(stderr, "raptor serve: stopped\n");
@@ -235,6 +268,7 @@ out:
 	if (the_server)
 		gdbserver_free(the_server);
 	the_server = NULL;
+	rpl_bgindex_free(s.bg); /* stopped within a slice */
 	rpl_target_free(s.t);
 	rpl_close(s.r);
 	free(s.elf);

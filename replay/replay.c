@@ -2040,6 +2040,11 @@ void rpl_interrupt(struct rpl *r)
 	r->interrupt = 1;
 }
 
+void rpl_take_stop_state(struct rpl *to, const struct rpl *from)
+{
+	to->break_step = from->break_step;
+}
+
 uint64_t rpl_steps(const struct rpl *r)
 {
 	return r->d.steps;

@@ -242,6 +242,14 @@ int rpl_continue(struct rpl *r, int reverse, struct rpl_stop *stop) MUST_CHECK;
 int rpl_stepi(struct rpl *r, int core, int reverse, struct rpl_stop *stop) MUST_CHECK;
 /* Ask a running continue (either direction) to stop (signal-safe). */
 void rpl_interrupt(struct rpl *r);
+/*
+ * `to`, another replay of the same recording at the same step (its points
+ * set alike), takes `from`'s stop state: the one thing besides the state,
+ * the position and the points that a continue reads (a breakpoint stop just
+ * reported there is passed, not reported again). For swapping a replay for
+ * one that loaded an index (replay/bgindex.h).
+ */
+void rpl_take_stop_state(struct rpl *to, const struct rpl *from);
 
 /*
  * Memory as the debugger knows it now: 0 all n bytes known, 1 some unknown

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "replay/bgindex.h"
 #include "util/util.h"
 
 /* A break/watchpoint as GDB inserted it; counted, GDB may insert twice. */
@@ -19,10 +20,15 @@ struct point {
 };
 
 struct rpl_target {
-	struct rpl *r;
+	struct rpl *r;	 /* the target's: replaced once the background index is done */
 	const char *elf; /* the program's absolute path, for GDB's qXfer:exec-file */
 	struct point pts[2 * RPL_MAX_POINTS];
 	int npts;
+	struct rpl_bgindex *bg; /* the index being built (not owned), or NULL */
+	int adopted;		/* bg's replay was taken (or refused) */
+	int refused;		/* ... refused: it did not show what this one does */
+	char *index;		/* the index loaded at the start, or NULL */
+	uint64_t index_count;
 };
 
 static void set_why(char *why, const char *fmt, ...) PRINTF_LIKE(2, 3);
@@ -45,6 +51,8 @@ static int failed(char *why, const char *what)
 	return -1;
 }
 
+static void adopt(struct rpl_target *s);
+
 static int t_ncores(void *t)
 {
 	return rpl_ncores(((struct rpl_target *)t)->r);
@@ -56,6 +64,7 @@ static int t_read_regs(void *t, int core, uint32_t vals[RSP_NREGS], uint8_t know
 	struct rpl_target *s = t;
 	struct isa_cpu *cpu;
 
+	adopt(s);
 	if (core < 0 || core >= rpl_ncores(s->r)) {
 		set_why(why, "no core %d", core);
 		return -1;
@@ -73,8 +82,10 @@ static int t_read_mem(void *t, int core, uint32_t addr, uint8_t *buf, uint32_t l
 {
 	struct rpl_target *s = t;
 	uint32_t unknown = 0;
-	int k = rpl_read_mem(s->r, addr, buf, len, &unknown);
+	int k;
 
+	adopt(s);
+	k = rpl_read_mem(s->r, addr, buf, len, &unknown);
 	if (k < 0) {
 		set_why(why, "0x%08x..0x%08x is not memory the recording holds (ROM or SRAM)", addr,
 			addr + len - 1);
@@ -125,6 +136,7 @@ static int t_point(void *t, enum rsp_point kind, uint32_t addr, uint32_t len, in
 	struct rpl_target *s = t;
 	struct point *p = find_point(s, kind, addr, len);
 
+	adopt(s);
 	if (on) {
 		if (p) {
 			p->refs++;
@@ -151,25 +163,87 @@ static int t_point(void *t, enum rsp_point kind, uint32_t addr, uint32_t len, in
 	return 0;
 }
 
-/* Switch every point off (on = 0) or back on, around monitor searches. */
-static int all_points(struct rpl_target *s, int on)
+/*
+ * Switch every point off (on = 0) or back on in r (the target's replay,
+ * around monitor searches, or the one taking over from it).
+ */
+static int points_in(struct rpl_target *s, struct rpl *r, int on)
 {
 	for (int i = 0; i < s->npts; i++) {
 		const struct point *p = &s->pts[i];
 		int twin = 0;
 
 		if (p->kind > RSP_BP_HW) {
-			if (rpl_watch(s->r, p->addr, p->len, watch_kind(p->kind), on))
+			if (rpl_watch(r, p->addr, p->len, watch_kind(p->kind), on))
 				return -1;
 			continue;
 		}
 		/* Z0 and Z1 at one address are one replay breakpoint: once */
 		for (int k = 0; k < i; k++)
 			twin |= s->pts[k].kind <= RSP_BP_HW && s->pts[k].addr == p->addr;
-		if (!twin && rpl_break(s->r, p->addr, on))
+		if (!twin && rpl_break(r, p->addr, on))
 			return -1;
 	}
 	return 0;
+}
+
+static int all_points(struct rpl_target *s, int on)
+{
+	return points_in(s, s->r, on);
+}
+
+/* Does n show GDB exactly what o does: position, step, every core's state? */
+static int same_view(struct rpl *n, struct rpl *o)
+{
+	int sn = 0, so = 0;
+
+	if (rpl_steps(n) != rpl_steps(o) || rpl_position(n) != rpl_position(o) ||
+	    rpl_exited(n, &sn) != rpl_exited(o, &so) || sn != so)
+		return 0;
+	for (int c = 0; c < rpl_ncores(o); c++) {
+		if (rpl_core_insns(n, c) != rpl_core_insns(o, c) ||
+		    rpl_core_steps(n, c) != rpl_core_steps(o, c) ||
+		    rpl_cycles(n, c) != rpl_cycles(o, c))
+			return 0;
+		for (int i = 0; i < RSP_NREGS; i++)
+			if ((i == ISA_R_PC || rpl_regs_known(o)) &&
+			    isa_cpu_get(rpl_cpu(n, c), (enum isa_reg)i) !=
+				isa_cpu_get(rpl_cpu(o, c), (enum isa_reg)i))
+				return 0;
+	}
+	return 1;
+}
+
+/*
+ * At a GDB command, once the background index is done: its replay (at the
+ * end, every checkpoint laid down) takes over, moved to this replay's exact
+ * step with GDB's points and stop state. GDB sees no change; should the
+ * two differ all the same, the old replay goes on and the new one is
+ * dropped (reported).
+ */
+static void adopt(struct rpl_target *s)
+{
+	struct rpl *n;
+	uint64_t step;
+
+	if (!s->bg || s->adopted || rpl_bgindex_state(s->bg) != RPL_BG_DONE)
+		return;
+	s->adopted = 1;
+	n = rpl_bgindex_take(s->bg);
+	if (!n)
+		return;
+	step = rpl_steps(s->r);
+	if (rpl_seek_step(n, step) || points_in(s, n, 1) || !same_view(n, s->r)) {
+		warning("serve: the indexed replay cannot take over at step %" PRIu64
+			" (%s); going on without it",
+			step, error_last());
+		rpl_close(n);
+		s->refused = 1;
+		return;
+	}
+	rpl_take_stop_state(n, s->r);
+	rpl_close(s->r);
+	s->r = n;
 }
 
 static int t_resume(void *t, enum rsp_resume how, int core, int alone, int reverse,
@@ -180,6 +254,7 @@ static int t_resume(void *t, enum rsp_resume how, int core, int alone, int rever
 	struct point *p;
 	int k;
 
+	adopt(s);
 	memset(stop, 0, sizeof(*stop));
 	for (;;) {
 		if (how == RSP_STEP)
@@ -234,6 +309,7 @@ static void t_interrupt(void *t)
 
 static int t_reset(void *t, char *why)
 {
+	adopt(t);
 	if (rpl_seek_step(((struct rpl_target *)t)->r, 0) < 0)
 		return failed(why, "cannot go to the beginning");
 	return 0;
@@ -279,6 +355,22 @@ static const char *enc_name(const struct st_manifest *m, int lv)
 	return !m->cf_on ? "none" : cf_names[st_cf_format_enc(&m->cf)];
 }
 
+/* The index: loaded at the start, being built, or none. */
+static void index_line(struct rpl_target *s, out_fn *out, void *ctx)
+{
+	char line[1024];
+
+	if (s->index)
+		outf(out, ctx, "index: %s (%" PRIu64 " checkpoints)\n", s->index, s->index_count);
+	else if (s->bg) {
+		rpl_bgindex_describe(s->bg, line, sizeof(line));
+		outf(out, ctx, "%s%s\n", line,
+		     s->refused ? "; not used: its replay differed from this one" : "");
+	} else
+		outf(out, ctx, "index: none; %zu checkpoints laid down so far\n",
+		     rpl_checkpoints(s->r, NULL));
+}
+
 static int mon_info(struct rpl_target *s, const char *arg, out_fn *out, void *ctx, char *why)
 {
 	const struct st_manifest *m = rpl_manifest(s->r);
@@ -306,6 +398,7 @@ static int mon_info(struct rpl_target *s, const char *arg, out_fn *out, void *ct
 	if (rpl_exited(s->r, &status))
 		outf(out, ctx, "the program exited with status %d at position %" PRIu64 "\n",
 		     status, rpl_position(s->r));
+	index_line(s, out, ctx);
 	return 0;
 }
 
@@ -319,6 +412,7 @@ static int mon_time(struct rpl_target *s, const char *arg, out_fn *out, void *ct
 		     ", pc 0x%08x\n",
 		     i, i + 1, rpl_core_insns(s->r, i), rpl_cycles(s->r, i),
 		     isa_cpu_get(rpl_cpu(s->r, i), ISA_R_PC));
+	index_line(s, out, ctx);
 	return 0;
 }
 
@@ -450,6 +544,7 @@ static int t_monitor(void *t, const char *cmd, out_fn *out, void *ctx, char *why
 {
 	size_t n;
 
+	adopt(t);
 	while (*cmd == ' ')
 		cmd++;
 	if (!strcmp(cmd, "help")) {
@@ -492,7 +587,30 @@ struct rpl_target *rpl_target_new(struct rpl *r, const char *elf)
 	return t;
 }
 
+int rpl_target_set_index(struct rpl_target *t, const char *path, uint64_t count)
+{
+	free(t->index);
+	if (!(t->index = strdup(path)))
+		return error("serve: out of memory");
+	t->index_count = count;
+	return 0;
+}
+
+void rpl_target_set_bgindex(struct rpl_target *t, struct rpl_bgindex *bg)
+{
+	t->bg = bg;
+}
+
+struct rpl *rpl_target_replay(const struct rpl_target *t)
+{
+	return t->r;
+}
+
 void rpl_target_free(struct rpl_target *t)
 {
+	if (!t)
+		return;
+	rpl_close(t->r);
+	free(t->index);
 	free(t);
 }

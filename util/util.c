@@ -6,8 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int quiet;
-static char last_error[1024];
+/* Per thread: raptor serve indexes in a second thread (replay/bgindex.h). */
+static _Thread_local int quiet;
+static _Thread_local char last_error[1024];
 
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {

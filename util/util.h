@@ -22,6 +22,7 @@ int error(const char *fmt, ...) PRINTF_LIKE(1, 2);
 /*
  * The message of the latest error() call, quiet or not ("" before any):
  * a daemon passes it on to its client. Overwritten by the next error().
+ * Per thread, as error_quiet's count is.
  */
 const char *error_last(void);
 
