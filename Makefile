@@ -32,7 +32,7 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/unit/%)
 
-.PHONY: all bootstrap run demo traces check unit bench asan debug install clean guest tools isatests
+.PHONY: all bootstrap run demo traces check unit bench bench-scale asan debug install clean guest tools isatests
 
 all: $(BUILD)/raptor
 
@@ -89,6 +89,14 @@ bench:
 	@scripts/bootstrap.sh check
 	@$(MAKE) --no-print-directory all guest tools
 	@BUILD=$(BUILD) bench/run.sh
+
+# Long recordings (10^8 to 10^10 instructions): bench/scale.sh writes
+# bench/SCALE.md. RUNS="CORES:ROUNDS ..." picks the runs (bench/scale.sh).
+bench-scale:
+	@scripts/bootstrap.sh check
+	@$(MAKE) --no-print-directory all guest tools
+	@$(MAKE) --no-print-directory -f Makefile -f bench/bench.mk BUILD=$(BUILD) bench-tools
+	@bench/scale.sh $(BUILD) > bench/SCALE.md.new && mv bench/SCALE.md.new bench/SCALE.md
 
 # AddressSanitizer + UBSan over `make check`: every test, the long campaigns
 # (t0100 t0120 t0300 t0310 t0320) at 1 in ASAN_SAMPLE of their cases

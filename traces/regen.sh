@@ -51,6 +51,9 @@ while read -r name cores seed _hidden; do
 	for f in "$tmp/$name"/* "$here/$name"/*; do
 		[ -e "$f" ] || continue
 		b=${f##*/}
+		# the replay's index (raptor index, or serve's background one) is
+		# derived from the recording, not part of it
+		[ "$b" = index.raptor ] && continue
 		[ -e "$here/$name/$b" ] && [ -e "$tmp/$name/$b" ] &&
 			cmp -s "$here/$name/$b" "$tmp/$name/$b" && continue
 		same=0
