@@ -1104,9 +1104,13 @@ static uint64_t rpl_pass(struct cfw *x, int c, uint64_t thr, struct cfw_run *run
 static int still_picked(struct cfw *x, uint64_t ready)
 {
 	const struct walker *w = &x->rw[0];
-	const struct msg *m = &x->list[0].v[w->next];
+	const struct msg *m;
 
-	return x->ncores == 1 && w->next == ready && !(m->end && w->cnt == m->icnt);
+	if (x->ncores != 1 || w->next != ready)
+		return 0;
+	/* only now: before the first message the list is empty (v NULL) */
+	m = &x->list[0].v[w->next];
+	return !(m->end && w->cnt == m->icnt);
 }
 
 /*
