@@ -115,12 +115,15 @@ struct rpl *cli_open_indexed(const char *dir, uint64_t interval, uint64_t memory
 		*info = (struct cli_index){0};
 	if (!r || !use)
 		return r;
-	/* an index goes beside a writable recording: none there, none at all (no hashing) */
+	/*
+	 * An index goes beside a writable recording: none there, none at all,
+	 * and replay (no info) needs no hashing; serve (info) builds one.
+	 */
 	beside = xmalloc(strlen(dir) + sizeof(RPL_INDEX_NAME) + 1);
 	sprintf(beside, "%s/%s", dir, RPL_INDEX_NAME);
 	none = access(beside, F_OK) && errno == ENOENT && !access(dir, W_OK);
 	free(beside);
-	if (none)
+	if (none && !info)
 		return r;
 	if (!(x = rpl_idx_new(r, cache_dir)))
 		return r; /* a file rpl_open read cannot be hashed: replay without */
