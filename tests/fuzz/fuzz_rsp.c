@@ -151,8 +151,8 @@ static int fk_hit(struct rsp_stop *st)
 	return 0;
 }
 
-static int fk_resume(void *t, enum rsp_resume how, int core, int reverse, struct rsp_stop *st,
-		     char *why)
+static int fk_resume(void *t, enum rsp_resume how, int core, int alone, int reverse,
+		     struct rsp_stop *st, char *why)
 {
 	st->core = core;
 	if (core < -1 || core >= FK_CORES) {
