@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "replay/index.h"
 
@@ -93,6 +94,12 @@ static void *bg_main(void *arg)
 	struct rpl_idx *x = NULL;
 	char line[640];
 	int k;
+	/*
+	 * White-box switch for the tests: while the file RAPTOR_TEST_BGINDEX_HOLD
+	 * names exists, the thread waits between slices (a stop still stops it),
+	 * so a test can work with GDB while the index is surely being built.
+	 */
+	const char *hold = getenv("RAPTOR_TEST_BGINDEX_HOLD");
 
 	/* errors are this thread's (util.c): reported once, below, not as they come */
 	error_quiet(1);
@@ -113,6 +120,8 @@ static void *bg_main(void *arg)
 		}
 		if (k == 1)
 			break;
+		while (hold && *hold && !atomic_load(&b->stop) && access(hold, F_OK) == 0)
+			usleep(10000);
 		t = now();
 		if (b->progress && t - last >= 1) {
 			describe(b, line, sizeof(line));

@@ -82,6 +82,7 @@ def main():
 
     # -- the index done: taken over at the next command, GDB sees no change --
     before_time, before_regs = time_lines(), all_regs()
+    os.remove(os.environ["BG_HOLD"])  # lets the indexing thread go on
     deadline = time.time() + 300
     while indexing():
         check(time.time() < deadline, "the index is still not done")
