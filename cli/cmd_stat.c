@@ -9,6 +9,7 @@
 #include "analysis/plot.h"
 #include "analysis/recstats.h"
 #include "cli/cli.h"
+#include "isa/model.h"
 
 static const char stat_usage[] =
     "usage: raptor stat REC [--json | --csv[=TABLE]] [--over-time CYCLES]\n"
@@ -251,7 +252,7 @@ static void text_report(FILE *f, const struct an_rec *r, int cdf)
 	if (r->exited)
 		fprintf(f, "%d", r->status);
 	fprintf(f, "\n  %d cores (%s), %llu instructions, %llu cycles, IPC %.3f\n", r->ncores,
-		r->mf.model == ISA_CORTEX_M4 ? "m4" : "m3", U(r->insns), U(r->cycles),
+		isa_model_info(r->mf.model)->name, U(r->insns), U(r->cycles),
 		r->cycles ? (double)r->insns / r->cycles : 0.0);
 	fprintf(f, "  recorded streams: ");
 	if (r->recorded_cf >= 0)
@@ -740,7 +741,7 @@ static int json_report(const struct an_rec *r, const struct an_windows *w)
 	json_object_set_new(o, "exited", json_boolean(r->exited));
 	json_object_set_new(o, "status", r->exited ? json_integer(r->status) : json_null());
 	json_object_set_new(o, "cores", json_integer(r->ncores));
-	json_object_set_new(o, "model", json_string(r->mf.model == ISA_CORTEX_M4 ? "m4" : "m3"));
+	json_object_set_new(o, "model", json_string(isa_model_info(r->mf.model)->name));
 	json_object_set_new(o, "instructions", jint(r->insns));
 	json_object_set_new(o, "cycles", jint(r->cycles));
 	json_object_set_new(o, "ipc", jnum(rate(r->insns, r->cycles)));

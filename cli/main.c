@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "isa/isa.h"
+#include "isa/model.h"
 
 static const struct cli_command commands[] = {
 	{ "run", cmd_run, "run a program on the virtual multicore board, without tracing" },
@@ -20,12 +21,16 @@ static const struct cli_command commands[] = {
 
 int cli_parse_model(const char *s, int *model)
 {
-	if (!strcmp(s, "m3") || !strcmp(s, "cortex-m3"))
-		*model = ISA_CORTEX_M3;
-	else if (!strcmp(s, "m4") || !strcmp(s, "cortex-m4"))
-		*model = ISA_CORTEX_M4;
-	else
-		return error("--cpu: unknown core '%s' (m3 or m4)", s);
+	enum isa_model m;
+	char names[128];
+
+	isa_model_names(names, sizeof(names), ", ");
+	if (isa_model_parse(s, &m))
+		return error("--cpu: unknown core '%s' (one of %s)", s, names);
+	if (!isa_model_info(m)->runs)
+		return error("--cpu %s: %s is not implemented yet (m3 and m4 are)", s,
+			     isa_model_info(m)->title);
+	*model = (int)m;
 	return 0;
 }
 

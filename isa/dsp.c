@@ -16,6 +16,7 @@
  * As in exec.c, every input is read before anything is written.
  */
 #include "isa/isa_priv.h"
+#include "isa/model.h"
 
 #define APSR_GE_SHIFT 16
 #define APSR_GE (0xfu << APSR_GE_SHIFT)
@@ -24,7 +25,7 @@
 
 static inline int no_dsp(const struct isa_cpu *c)
 {
-	return c->model == ISA_CORTEX_M3;
+	return !isa_model_info(c->model)->dsp;
 }
 
 static int undef(struct isa_cpu *c)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "isa/isa_priv.h"
+#include "isa/model.h"
 
 #define CCR_STKALIGN (1u << 9)
 #define SHCSR_ENA_MEM (1u << 16)
@@ -295,7 +296,7 @@ int isa_exception_return(struct isa_cpu *c, uint32_t v)
 	c->next_pc = f[6] & ~1u;
 	c->branched = 1;
 	c->exc_return = 1;
-	c->s.apsr = f[7] & (c->model == ISA_CORTEX_M4 ? 0xf80f0000u : 0xf8000000u);
+	c->s.apsr = f[7] & (isa_model_info(c->model)->dsp ? 0xf80f0000u : 0xf8000000u);
 	c->s.it = (f[7] >> 25 & 3) | (f[7] >> 10 & 0x3f) << 2;
 	c->s.tbit_clear = !(f[7] >> 24 & 1);
 	isa_clear_excl(c);
@@ -413,7 +414,7 @@ static uint32_t scs_word(struct isa_cpu *c, uint32_t a)
 	case 0xe000e200: return s->nvic_pending;
 	case 0xe000e280: return s->nvic_pending;
 	case 0xe000e300: return s->nvic_active;
-	case 0xe000ed00: return c->model == ISA_CORTEX_M4 ? 0x410fc240u : 0x410fc231u;
+	case 0xe000ed00: return isa_model_info(c->model)->cpuid;
 	case 0xe000ed04: return icsr(c);
 	case 0xe000ed08: return s->vtor;
 	case 0xe000ed0c: return 0xfa050000u | s->aircr_prigroup << 8;

@@ -6,6 +6,7 @@
  * References are to the ARMv7-M Architecture Reference Manual (DDI 0403E).
  */
 #include "isa/isa_priv.h"
+#include "isa/model.h"
 
 /* ---- operand helpers ------------------------------------------------- */
 
@@ -989,7 +990,7 @@ static int x_mrs(struct isa_cpu *c, const struct isa_insn *in)
 		if (sysm & 1)
 			v |= c->s.ipsr;
 		if (!(sysm & 4))
-			v |= c->s.apsr & (c->model == ISA_CORTEX_M4 ? 0xf80f0000u : 0xf8000000u);
+			v |= c->s.apsr & (isa_model_info(c->model)->dsp ? 0xf80f0000u : 0xf8000000u);
 		break;
 	case 1:
 		if (!privileged(c))
@@ -1025,7 +1026,7 @@ static int x_msr(struct isa_cpu *c, const struct isa_insn *in)
 			break; /* IPSR/EPSR views are read-only */
 		if (mask & 2)
 			c->s.apsr = (c->s.apsr & ~0xf8000000u) | (v & 0xf8000000u);
-		if ((mask & 1) && c->model == ISA_CORTEX_M4)
+		if ((mask & 1) && isa_model_info(c->model)->dsp)
 			c->s.apsr = (c->s.apsr & ~0x000f0000u) | (v & 0x000f0000u);
 		break;
 	case 1:

@@ -22,9 +22,15 @@
 struct isa_cpu;
 struct isa_decoder;
 
+/* Core models; isa/model.h describes each (DSP, FP extension, CPUID). */
 enum isa_model {
 	ISA_CORTEX_M3,
-	ISA_CORTEX_M4, /* adds the DSP extension */
+	ISA_CORTEX_M4,	   /* adds the DSP extension */
+	ISA_CORTEX_M4F,	   /* M4 with FPv4-SP */
+	ISA_CORTEX_M7,	   /* DSP, FPv5 single and double precision */
+	ISA_CORTEX_M33,	   /* ARMv8-M mainline, DSP, FPv5-SP */
+	ISA_CORTEX_M0PLUS, /* ARMv6-M */
+	ISA_NMODELS
 };
 
 /* Why the bus is being asked. */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "replay/bgindex.h"
+#include "isa/model.h"
 #include "util/util.h"
 
 /* A break/watchpoint as GDB inserted it; counted, GDB may insert twice. */
@@ -378,8 +379,8 @@ static int mon_info(struct rpl_target *s, const char *arg, out_fn *out, void *ct
 
 	outf(out, ctx, "recording %s (%s), made by %s\n", rpl_dir(s->r),
 	     m->complete ? "complete" : "partial: the recorder was stopped", m->tool);
-	outf(out, ctx, "program %s, sha256 %.16s..., Cortex-%s\n", m->elf, m->sha256,
-	     m->model == ISA_CORTEX_M4 ? "M4" : "M3");
+	outf(out, ctx, "program %s, sha256 %.16s..., %s\n", m->elf, m->sha256,
+	     isa_model_info(m->model)->title);
 	outf(out, ctx, "%d cores (GDB threads 1..%d), timing seed %" PRIu64 ", jitter %u\n",
 	     m->ncores, m->ncores, m->seed, m->jitter);
 	outf(out, ctx, "control flow: %s%s, %zu bits, predictors %s %u/%u/%u%s\n", enc_name(m, 0),

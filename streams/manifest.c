@@ -18,6 +18,8 @@
 #include <iniparser/iniparser.h>
 #endif
 
+#include "isa/model.h"
+
 /*
  * One table drives both directions: every key of every section, what kind
  * of value it holds and where in struct st_manifest it goes. The writer
@@ -138,10 +140,6 @@ static const struct mf_key core_keys[] = {
 #undef R
 _Static_assert(ARRAY_SIZE(core_keys) == ISA_NREGS, "a [coreN] key per enum isa_reg");
 
-static const char *const model_names[] = {
-    [ISA_CORTEX_M3] = "m3",
-    [ISA_CORTEX_M4] = "m4",
-};
 
 /*
  * One section as it appears in a given manifest: its name, its keys, how
@@ -262,8 +260,8 @@ static int format_value(const struct st_manifest *m, const struct mf_key *k, int
 	case MF_NAME: return format_string(CFIELD(m, k, char), ST_MANIFEST_NAME, buf, len);
 	case MF_SHA256: return format_string(m->sha256, sizeof(m->sha256), buf, len);
 	case MF_MODEL:
-		if ((unsigned)m->model < ARRAY_SIZE(model_names))
-			snprintf(buf, len, "%s", model_names[m->model]);
+		if ((unsigned)m->model < ISA_NMODELS)
+			snprintf(buf, len, "%s", isa_model_info(m->model)->name);
 		else
 			snprintf(buf, len, "model%d", (int)m->model);
 		return 0;
@@ -534,13 +532,16 @@ static int parse_value(const struct mf_reader *rd, const char *sec, const struct
 		strcpy(m->sha256, val);
 		return 0;
 	case MF_MODEL:
-		for (size_t i = 0; i < ARRAY_SIZE(model_names); i++) {
-			if (!strcmp(val, model_names[i])) {
-				m->model = (enum isa_model)i;
-				return 0;
-			}
+		if (isa_model_parse(val, &m->model)) {
+			char names[128], why[160];
+
+			isa_model_names(names, sizeof(names), ", ");
+			snprintf(why, sizeof(why), "not a core model (one of %s)", names);
+			return bad(rd, sec, key, val, why);
 		}
-		return bad(rd, sec, key, val, "not m3 or m4");
+		if (!isa_model_info(m->model)->runs)
+			return bad(rd, sec, key, val, "a core model this raptor does not run yet");
+		return 0;
 	case MF_CORES:
 		if (parse_number(rd, sec, key, val, 1, ST_CF_MAX_CORES, &v))
 			return -1;

@@ -55,12 +55,12 @@ struct isa_decoder *__real_isa_decoder_new(enum isa_model model);
 struct isa_decoder *__wrap_isa_decoder_new(enum isa_model model);
 void __wrap_isa_decoder_free(struct isa_decoder *d);
 
-static struct isa_decoder *decoders[ARRAY_SIZE(bases)][2];
+static struct isa_decoder *decoders[ARRAY_SIZE(bases)][ISA_NMODELS];
 static int current;
 
 struct isa_decoder *__wrap_isa_decoder_new(enum isa_model model)
 {
-	struct isa_decoder **d = &decoders[current][model == ISA_CORTEX_M4];
+	struct isa_decoder **d = &decoders[current][(unsigned)model < ISA_NMODELS ? model : 0];
 
 	if (!*d)
 		*d = __real_isa_decoder_new(model);

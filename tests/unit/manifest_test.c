@@ -511,8 +511,10 @@ static void test_refused(void)
 		"[recording] state = 'done': not complete or partial");
 	refused("empty tool", edited("tool = raptor 0.3", "tool ="),
 		"[recording] tool = '': empty");
-	refused("bad model", edited("model = m3", "model = m7"),
-		"[program] model = 'm7': not m3 or m4");
+	refused("bad model", edited("model = m3", "model = m9"),
+		"[program] model = 'm9': not a core model (one of m3, m4, m4f, m7, m33, m0plus)");
+	refused("a model not run yet", edited("model = m3", "model = m7"),
+		"[program] model = 'm7': a core model this raptor does not run yet");
 	refused("file name with a /", edited("file = cf.bin", "file = ../cf.bin"),
 		"[cf] file = '../cf.bin': a file name in the recording directory has no '/'");
 	refused("file name ..", edited("file = lv.bin", "file = .."),
@@ -655,7 +657,8 @@ static void test_write(void)
 	write_refused("chunk size 0", &m, "[cf] cc = '0,2': chunk sizes must be 1..64");
 	default_manifest(&m);
 	m.model = (enum isa_model)7;
-	write_refused("a model that has no name", &m, "[program] model = 'model7': not m3 or m4");
+	write_refused("a model that has no name", &m, "[program] model = 'model7': not a core model "
+		       "(one of m3, m4, m4f, m7, m33, m0plus)");
 
 	/* atomic replacement: the old file stays whole until the rename */
 	snprintf(path, sizeof(path), "%s", in_dir("atomic.ini"));

@@ -1,0 +1,47 @@
+/*
+ * model: the table of core models (isa/model.h).
+ */
+#include "isa/model.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "util/util.h"
+
+static const struct isa_model_info models[] = {
+    [ISA_CORTEX_M3] = {"m3", "Cortex-M3", ISA_ARCH_V7M, 0, ISA_FPU_NONE, 0x410fc231u, 1},
+    [ISA_CORTEX_M4] = {"m4", "Cortex-M4", ISA_ARCH_V7M, 1, ISA_FPU_NONE, 0x410fc240u, 1},
+    [ISA_CORTEX_M4F] = {"m4f", "Cortex-M4F", ISA_ARCH_V7M, 1, ISA_FPU_SP, 0x410fc240u, 0},
+    [ISA_CORTEX_M7] = {"m7", "Cortex-M7", ISA_ARCH_V7M, 1, ISA_FPU_DP, 0x411fc272u, 0},
+    [ISA_CORTEX_M33] = {"m33", "Cortex-M33", ISA_ARCH_V8MML, 1, ISA_FPU_SP, 0x410fd213u, 0},
+    [ISA_CORTEX_M0PLUS] = {"m0plus", "Cortex-M0+", ISA_ARCH_V6M, 0, ISA_FPU_NONE, 0x410cc601u, 0},
+};
+_Static_assert(ARRAY_SIZE(models) == ISA_NMODELS, "a row per enum isa_model");
+
+const struct isa_model_info *isa_model_info(enum isa_model m)
+{
+	return (unsigned)m < ISA_NMODELS ? &models[m] : &models[ISA_CORTEX_M3];
+}
+
+int isa_model_parse(const char *name, enum isa_model *m)
+{
+	if (!strncmp(name, "cortex-", 7))
+		name += 7;
+	for (size_t i = 0; i < ARRAY_SIZE(models); i++) {
+		if (!strcmp(name, models[i].name)) {
+			*m = (enum isa_model)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+void isa_model_names(char *buf, size_t len, const char *sep)
+{
+	size_t n = 0;
+
+	if (len)
+		buf[0] = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(models) && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? sep : "", models[i].name);
+}

@@ -1,0 +1,46 @@
+/*
+ * model: what each Cortex-M core model has (architecture, DSP, FP
+ * extension, CPUID) and its names. The ISS, the manifest and the command
+ * line all read this table, so a model is described in one place.
+ */
+#ifndef RAPTOR_ISA_MODEL_H
+#define RAPTOR_ISA_MODEL_H
+
+#include <stdint.h>
+
+#include "isa/isa.h"
+
+enum isa_arch {
+	ISA_ARCH_V6M,	/* ARMv6-M: Cortex-M0, M0+ */
+	ISA_ARCH_V7M,	/* ARMv7-M: Cortex-M3, M4, M7 */
+	ISA_ARCH_V8MML, /* ARMv8-M mainline: Cortex-M33 */
+};
+
+enum isa_fpu {
+	ISA_FPU_NONE,
+	ISA_FPU_SP, /* single precision: FPv4-SP (M4F), FPv5-SP (M33) */
+	ISA_FPU_DP, /* single and double: FPv5-D16 (M7) */
+};
+
+struct isa_model_info {
+	const char *name;  /* as --cpu and manifest.ini say it: "m4f" */
+	const char *title; /* "Cortex-M4F" */
+	enum isa_arch arch;
+	int dsp; /* the DSP extension (SIMD, saturating, long multiplies) */
+	enum isa_fpu fpu;
+	uint32_t cpuid; /* SCB CPUID, as QEMU's model of the core reads it */
+	/*
+	 * 1 when the ISS executes this model exactly; 0 for models that are
+	 * named (manifests, ELF attributes) but not implemented yet.
+	 */
+	int runs;
+};
+
+/* The model's description; never NULL for a valid enum value. */
+const struct isa_model_info *isa_model_info(enum isa_model m);
+/* "m4f" -> ISA_CORTEX_M4F; also "cortex-m4f". 0, or -1 (unknown; no message). */
+int isa_model_parse(const char *name, enum isa_model *m);
+/* The names of every model, separated by sep ("m0plus|m3|m4|..."), into buf. */
+void isa_model_names(char *buf, size_t len, const char *sep);
+
+#endif
