@@ -17,7 +17,7 @@
  * index_wall_s, instructions, checkpoints, checkpoint_bytes, rss_kb (peak
  * after indexing, getrusage), ck_* (the store: budget, the most it held,
  * how many states are compressed and from how many bytes to how many,
- * checkpoints dropped and laid down again), then seek_{min,median,p90,p99,max,mean}_ms and
+ * checkpoints dropped and laid down again), tindex_bytes (the time index), then seek_{min,median,p90,p99,max,mean}_ms and
  * rstep_{...}_ms, all CPU time. Then the far searches GDB's reverse-continue
  * makes, from the end: to a breakpoint at the reset handler (executed only
  * at the very beginning: the search crosses the whole recording) and to a
@@ -134,6 +134,7 @@ int main(int argc, char **argv)
 	printf("instructions=%llu\ncheckpoints=%zu\ncheckpoint_bytes=%llu\nrss_kb=%ld\n",
 	       (unsigned long long)end, n, (unsigned long long)bytes, ru.ru_maxrss);
 	store_stats(r);
+	printf("tindex_bytes=%llu\n", (unsigned long long)rpl_time_index_bytes(r, NULL));
 
 	seek_ms = xcalloc(nseeks + 1, sizeof(*seek_ms));
 	rstep_ms = xcalloc(nseeks + 1, sizeof(*rstep_ms));

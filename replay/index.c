@@ -33,6 +33,8 @@
  */
 #define HDR_SIZE 272
 #define MAGIC "RAPTORIX"
+/* the most the time index may inflate to */
+#define TIX_MAX ((uint64_t)1 << 32)
 #define O_VERSION 8
 #define O_HSIZE 12
 #define O_KEY 16
@@ -387,7 +389,9 @@ int rpl_idx_load(struct rpl_idx *x, struct rpl *r)
 	struct rpl_mem_page **table = NULL, **cur = NULL;
 	uint64_t *next = NULL, *head = NULL, nid = 0, prev_steps = 0;
 	struct rpl_summary *sum = xmalloc(sizeof(*sum));
-	uint8_t *page = xmalloc(pbytes), *z = NULL;
+	uint8_t *page = xmalloc(pbytes), *z = NULL, *tbuf = NULL;
+	struct rpl_tindex *tix = NULL;
+	uint64_t tlen;
 	struct rpl_ckstore *ck;
 	const char *what = "ends early or does not inflate";
 	FILE *f = NULL;
@@ -471,12 +475,31 @@ int rpl_idx_load(struct rpl_idx *x, struct rpl *r)
 			table[id] = NULL;
 		}
 	}
-	if (nid != x->pages || fgetc(f) != EOF) {
+	if (nid != x->pages || bread64(f, &tlen) || tlen > TIX_MAX) {
+		what = "does not end where its header says";
+		goto bad;
+	}
+	if (tlen) {
+		tbuf = xmalloc(tlen);
+		if (bread_inflate(f, &z, &zcap, tbuf, tlen))
+			goto bad;
+		if (!(tix = rpl_tix_deserialize(tbuf, tlen, x->interval, &what)))
+			goto bad_tix;
+	}
+	if (fgetc(f) != EOF) {
 		what = "does not end where its header says";
 		goto bad;
 	}
 	ret = rpl_adopt(r, ck, x->end_steps, x->end_position);
 	ck = NULL;
+	if (!ret && tix)
+		rpl_set_time_index(r, tix);
+	else
+		rpl_tix_free(tix);
+	tix = NULL;
+	goto out;
+bad_tix:
+	error("%s: damaged: its time index %s", x->path, what);
 	goto out;
 bad:
 	error("%s: damaged: its body %s", x->path, what);
@@ -494,6 +517,8 @@ out:
 	free(page);
 	free(z);
 	free(sum);
+	free(tbuf);
+	rpl_tix_free(tix);
 	return ret;
 }
 
@@ -739,6 +764,17 @@ int rpl_idx_write(struct rpl_idx *x, struct rpl *r)
 	for (size_t i = 0; i < n && !w->err; i++)
 		if (write_record(w, ck, i, &m, x->state_size))
 			w->err = 1;
+	/* the time index: its length inflated (0: none), then a blob */
+	if (!w->err && rpl_time_index(r)) {
+		uint8_t *tix;
+		size_t len = rpl_tix_serialize(rpl_time_index(r), &tix);
+
+		bwrite64(w, len);
+		bwrite_deflate(w, tix, len);
+		free(tix);
+	} else {
+		bwrite64(w, 0);
+	}
 	memcpy(h, MAGIC, 8);
 	put32(h + O_VERSION, RPL_INDEX_VERSION);
 	put32(h + O_HSIZE, HDR_SIZE);

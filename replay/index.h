@@ -32,7 +32,7 @@
 #include "util/util.h"
 
 #define RPL_INDEX_NAME "index.raptor"
-#define RPL_INDEX_VERSION 1
+#define RPL_INDEX_VERSION 2
 
 struct rpl_idx;
 

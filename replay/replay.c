@@ -17,6 +17,7 @@
 #include "replay/ckstore.h"
 #include "replay/mem.h"
 #include "replay/summary.h"
+#include "replay/tindex.h"
 #include "streams/cfmsg.h"
 #include "streams/lvmsg.h"
 #include "streams/truth.h"
@@ -133,6 +134,13 @@ struct rpl {
 	 * (steps >= frontier: always in the last stretch).
 	 */
 	uint64_t frontier;
+	/*
+	 * The slots where each code line and data block was used (full replays
+	 * only; NULL for a control-flow-only one): filled with the summaries,
+	 * it finds the stretches a search must run where thinning made the
+	 * summaries coarse.
+	 */
+	struct rpl_tindex *tix;
 	uint64_t break_step; /* the step where a breakpoint stop was last reported */
 
 	struct st_truth_reader *truth;
@@ -678,6 +686,8 @@ struct rpl *rpl_open(const char *dir)
 	r->break_step = UINT64_MAX;
 	r->state_size = state_size(r);
 	r->ck = rpl_ckstore_new(r->state_size, r->mem, RPL_DEFAULT_MEMORY);
+	if (!r->cfw)
+		r->tix = rpl_tix_new(RPL_DEFAULT_INTERVAL);
 	rpl_set_interval(r, RPL_DEFAULT_INTERVAL);
 	take_checkpoint(r); /* the beginning */
 	free(mpath);
@@ -695,6 +705,7 @@ void rpl_close(struct rpl *r)
 	if (r->truth)
 		st_truth_close_reader(r->truth);
 	rpl_ckstore_free(r->ck);
+	rpl_tix_free(r->tix);
 	cfw_free(r->cfw);
 	for (int i = 0; i < r->ncores; i++) {
 		if (r->bp[i] && !(r->mf.bp_shared && i))
@@ -1369,8 +1380,10 @@ static int step_once(struct rpl *r)
 	if (st->ev == ISA_EV_SLEEP)
 		return sleep_step(r, i);
 	osum = r->d.steps >= r->frontier ? open_sum(r) : NULL;
-	if (osum && st->ev != ISA_EV_EXCEPTION)
+	if (osum && st->ev != ISA_EV_EXCEPTION) {
 		rpl_sum_pc(osum, st->pc);
+		rpl_tix_pc(r->tix, r->d.position, st->pc);
+	}
 	board_sched_retire(&r->sched, i, st);
 	if (r->failed)
 		return -1;
@@ -1396,10 +1409,15 @@ static int step_once(struct rpl *r)
 	if (r->obs)
 		notify(r, i, st, cycle);
 	if (osum) {
-		for (int a = 0; a < r->nacc; a++)
-			if (watchable(r->acc[a].kind))
-				rpl_sum_access(osum, r->acc[a].addr, r->acc[a].size, r->acc[a].store);
+		for (int a = 0; a < r->nacc; a++) {
+			if (!watchable(r->acc[a].kind))
+				continue;
+			rpl_sum_access(osum, r->acc[a].addr, r->acc[a].size, r->acc[a].store);
+			rpl_tix_access(r->tix, r->d.position, r->acc[a].addr, r->acc[a].size,
+				       r->acc[a].store);
+		}
 		r->frontier = r->d.steps;
+		rpl_tix_done(r->tix, r->d.steps, r->d.position);
 	}
 	if (r->d.position >= r->next_ckpt)
 		take_checkpoint(r);
@@ -1627,6 +1645,10 @@ void rpl_set_interval(struct rpl *r, uint64_t insns)
 {
 	r->interval = insns ? insns : 1;
 	r->next_ckpt = r->d.position + r->interval;
+	if (r->tix && !rpl_tix_covered(r->tix)) { /* its slots are the checkpoints' */
+		rpl_tix_free(r->tix);
+		r->tix = rpl_tix_new(r->interval);
+	}
 }
 
 void rpl_set_memory(struct rpl *r, uint64_t bytes)
@@ -1874,15 +1896,41 @@ static int may_hit(const struct rpl *r, size_t i)
 }
 
 /*
+ * The earliest (after = 1) or latest slot of the time index, from slot at
+ * on, where a break- or watchpoint may hit; -1 if none may.
+ */
+static long tix_hit(const struct rpl *r, size_t at, int after)
+{
+	struct rpl_tix_range w[RPL_MAX_POINTS];
+
+	for (int k = 0; k < r->nwatch; k++)
+		w[k] = (struct rpl_tix_range){ r->watch[k].addr, r->watch[k].len,
+					       r->watch[k].kind != RPL_WATCH_WRITE,
+					       r->watch[k].kind != RPL_WATCH_READ };
+	return after ? rpl_tix_first_hit(r->tix, at, r->breaks, r->nbreak, w, r->nwatch)
+		     : rpl_tix_last_hit(r->tix, at, r->breaks, r->nbreak, w, r->nwatch);
+}
+
+/*
  * Forward, at a checkpoint: skip the stretches that cannot hit, to the
- * checkpoint that starts the next one that may (or the last). 0 / -1.
+ * checkpoint that starts the next one that may (or the last). The time
+ * index, where it covers, finds that stretch at the grain of the interval
+ * even where thinning merged the summaries. 0 / -1.
  */
 static int skip_forward(struct rpl *r)
 {
-	size_t i = ckpt_before(r, r->d.steps), j = i;
+	size_t i = ckpt_before(r, r->d.steps), j = i, c;
+	long h;
 
 	if (ckpt_steps(r, i) != r->d.steps)
 		return 0;
+	if (r->tix && r->d.steps < rpl_tix_covered(r->tix)) {
+		h = tix_hit(r, rpl_tix_slot_of(r->tix, r->d.steps), 1);
+		c = ckpt_before(r, h < 0 ? rpl_tix_covered(r->tix) - 1
+					 : rpl_tix_slot_steps(r->tix, (size_t)h));
+		if (c > i)
+			return restore_checkpoint(r, c);
+	}
 	while (j + 1 < rpl_ckstore_count(r->ck) && !may_hit(r, j))
 		j++;
 	if (j == i)
@@ -1966,6 +2014,16 @@ static int backward(struct rpl *r, int core, struct rpl_stop *stop)
 
 	memset(stop, 0, sizeof(*stop));
 	while (hi > 0) {
+		if (core < 0 && r->tix && hi <= rpl_tix_covered(r->tix)) {
+			/* the time index: no hit after the end of the latest slot that may */
+			long j = tix_hit(r, rpl_tix_slot_of(r->tix, hi - 1), 0);
+
+			if (j < 0)
+				break;
+			if ((size_t)j + 1 < rpl_tix_slots(r->tix) &&
+			    rpl_tix_slot_steps(r->tix, (size_t)j + 1) < hi)
+				hi = rpl_tix_slot_steps(r->tix, (size_t)j + 1);
+		}
 		if (core < 0 && !may_hit(r, ckpt_before(r, hi - 1))) {
 			hi = ckpt_steps(r, ckpt_before(r, hi - 1)); /* nothing there can hit */
 			continue;
@@ -2060,6 +2118,28 @@ size_t rpl_checkpoints(const struct rpl *r, uint64_t *bytes)
 void rpl_checkpoint_stats(const struct rpl *r, struct rpl_ckstore_stats *st)
 {
 	rpl_ckstore_stats(r->ck, st);
+}
+
+const struct rpl_tindex *rpl_time_index(const struct rpl *r)
+{
+	return r->tix;
+}
+
+void rpl_set_time_index(struct rpl *r, struct rpl_tindex *t)
+{
+	if (!r->tix || rpl_tix_covered(r->tix)) {
+		rpl_tix_free(t);
+		return;
+	}
+	rpl_tix_free(r->tix);
+	r->tix = t;
+}
+
+uint64_t rpl_time_index_bytes(const struct rpl *r, uint64_t *covered)
+{
+	if (covered)
+		*covered = r->tix ? rpl_tix_covered(r->tix) : 0;
+	return r->tix ? rpl_tix_bytes(r->tix) : 0;
 }
 
 int rpl_read_mem(struct rpl *r, uint32_t addr, uint8_t *buf, uint32_t n, uint32_t *unknown)

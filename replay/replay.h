@@ -66,6 +66,7 @@
 #include "board/board.h"
 #include "isa/isa.h"
 #include "replay/ckstore.h"
+#include "replay/tindex.h"
 #include "streams/manifest.h"
 #include "util/util.h"
 
@@ -168,6 +169,11 @@ void rpl_set_memory(struct rpl *r, uint64_t bytes);
 size_t rpl_checkpoints(const struct rpl *r, uint64_t *bytes);
 /* More about the checkpoints: compression, thinning, the most they held. */
 void rpl_checkpoint_stats(const struct rpl *r, struct rpl_ckstore_stats *st);
+/*
+ * Bytes of the time index (replay/tindex.h: the slots each code line and
+ * data block was used in; outside the budget) and the steps it covers.
+ */
+uint64_t rpl_time_index_bytes(const struct rpl *r, uint64_t *covered);
 
 /*
  * For the persistent index (replay/index.h): the checkpoint store, the
@@ -189,6 +195,13 @@ double rpl_progress(const struct rpl *r);
  */
 int rpl_adopt(struct rpl *r, struct rpl_ckstore *ck, uint64_t end_steps,
 	      uint64_t end_position) MUST_CHECK;
+/*
+ * The time index (replay/tindex.h; NULL for a control-flow-only replay),
+ * and a replacement read from an index file (r takes it; for a full replay
+ * whose time index covers nothing yet; else it is freed unused).
+ */
+const struct rpl_tindex *rpl_time_index(const struct rpl *r);
+void rpl_set_time_index(struct rpl *r, struct rpl_tindex *t);
 
 /*
  * Go to a position (the state right after its instruction) or a step,
