@@ -16,7 +16,7 @@ test_expect_success 'setup' '
 
 test_expect_success 'record --help describes every option' '
 	"$RAPTOR" record --help >help &&
-	for o in --cores --cpu --seed --jitter --max-insns --cf --lv --share-predictors \
+	for o in --cores --cpu --force-cpu --seed --jitter --max-insns --cf --lv --share-predictors \
 		--share-cache --cf-enc --lv-enc --timed --functional --chunks --output \
 		--force --truth --quiet --all-encodings; do
 		grep -q -- "$o" help || { echo "missing $o"; return 1; }
