@@ -51,9 +51,10 @@ static void suggest(enum isa_model em, char *buf, size_t len)
 }
 
 /* With an explicit --cpu (force: --force-cpu), the ELF's model em known. */
-static int check_explicit(const char *path, const char *opt, const char *cpu, enum isa_model m,
+static int check_explicit(const char *path, int force, const char *cpu, enum isa_model m,
 			  enum isa_model em, const char *desc)
 {
+	const char *opt = force ? "--force-cpu" : "--cpu";
 	const struct isa_model_info *mi = isa_model_info(m), *ei = isa_model_info(em);
 
 	if (m == em)
@@ -69,7 +70,7 @@ static int check_explicit(const char *path, const char *opt, const char *cpu, en
 				mi->title, opt);
 		return 0;
 	}
-	if (!strcmp(opt, "--force-cpu")) {
+	if (force) {
 		warning("%s: built for %s; running it on a %s as --force-cpu says, though %s "
 			"(those instructions fault)",
 			path, desc, mi->title, isa_model_lacks(m, em));
@@ -115,7 +116,7 @@ int cli_pick_model(const char *path, const char *cpu, int force, int *model, con
 		*from = opt;
 		*model = m;
 		switch (fit) {
-		case ISA_ATTRS_MODEL: return check_explicit(path, opt, cpu, m, em, desc);
+		case ISA_ATTRS_MODEL: return check_explicit(path, force, cpu, m, em, desc);
 		case ISA_ATTRS_NO_MODEL:
 		case ISA_ATTRS_NOT_M:
 			warning("%s: built for %s; running it on a %s as %s says", path, desc,
