@@ -36,7 +36,7 @@ struct board {
 void board_config_init(struct board_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
-	cfg->ncores = 2;
+	cfg->ncores = 1; /* QEMU's mps2 boards have one core */
 	cfg->model = ISA_CORTEX_M3;
 	cfg->seed = 1;
 	cfg->jitter = 8;

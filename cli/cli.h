@@ -4,6 +4,8 @@
 
 #include <stdint.h>
 
+#include "util/util.h"
+
 struct cli_command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
@@ -40,7 +42,19 @@ struct cli_index {
 struct rpl *cli_open_indexed(const char *dir, uint64_t interval, uint64_t memory, int use,
 			     const char *cache_dir, int quiet, int *at_end, struct cli_index *info);
 
-/* Parse --cpu m3|m4; 0 / -1. */
+/* Parse --cpu NAME (a model that runs: m3, m4); 0 / -1 (reported). */
 int cli_parse_model(const char *s, int *model);
+
+/*
+ * The core model to run the ELF at path on (cli/cpu.c; the rules are in
+ * docs/BOARD.md, "Core model"): cpu is --cpu's or --force-cpu's NAME (force
+ * set), or NULL for none. Without one, the ELF's build attributes choose
+ * (Cortex-M3 when it has none); with one, it must cover what the ELF was
+ * built for unless force. Warnings are printed; *from (NULL: not wanted)
+ * says where the model came from, for --stats. 0 with *model set, or -1
+ * with the error printed.
+ */
+int cli_pick_model(const char *path, const char *cpu, int force, int *model,
+		   const char **from) MUST_CHECK;
 
 #endif

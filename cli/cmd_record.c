@@ -26,8 +26,11 @@ static const char record_usage[] =
 	"partial recording of what ran, marked state = partial), 2 for bad usage.\n"
 	"\n"
 	"board:\n"
-	"  --cores N            number of cores, 1..8 (default 2)\n"
-	"  --cpu m3|m4          core model (default m3)\n"
+	"  --cores N            number of cores, 1..8 (default 1)\n"
+	"  --cpu m3|m4          core model (default: from the ELF's build attributes,\n"
+	"                       m3 when it has none; the rules are raptor run's);\n"
+	"                       manifest.ini keeps it, and replay and serve use it\n"
+	"  --force-cpu m3|m4    that core model whatever the ELF was built for\n"
 	"  --seed S             seed of the timing jitter (default 1)\n"
 	"  --jitter N           longest jitter stall in cycles, 0 for none (default 8)\n"
 	"  --max-insns N        stop after N instructions (a partial recording)\n"
@@ -77,12 +80,13 @@ static void on_signal(int sig)
 int cmd_record(int argc, char **argv)
 {
 	enum {
-		O_CORES = 256, O_CPU, O_SEED, O_JITTER, O_MAX, O_CF, O_LV, O_SHP, O_SHC,
+		O_CORES = 256, O_CPU, O_FORCE_CPU, O_SEED, O_JITTER, O_MAX, O_CF, O_LV, O_SHP, O_SHC,
 		O_CFENC, O_LVENC, O_TIMED, O_FUNC, O_CHUNKS, O_FORCE, O_TRUTH, O_ALL,
 	};
 	static const struct option opts[] = {
 		{ "cores", required_argument, NULL, O_CORES },
 		{ "cpu", required_argument, NULL, O_CPU },
+		{ "force-cpu", required_argument, NULL, O_FORCE_CPU },
 		{ "seed", required_argument, NULL, O_SEED },
 		{ "jitter", required_argument, NULL, O_JITTER },
 		{ "max-insns", required_argument, NULL, O_MAX },
@@ -104,8 +108,9 @@ int cmd_record(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct rec_options o;
+	const char *cpu = NULL;
 	uint64_t v;
-	int opt, model, status = 0, ret;
+	int opt, model, force_cpu = 0, status = 0, ret;
 
 	rec_options_init(&o);
 	optind = 1;
@@ -118,9 +123,11 @@ int cmd_record(int argc, char **argv)
 			o.board.ncores = (int)v;
 			break;
 		case O_CPU:
+		case O_FORCE_CPU:
 			if (cli_parse_model(optarg, &model))
 				return 2;
-			o.board.model = model;
+			cpu = optarg;
+			force_cpu = opt == O_FORCE_CPU;
 			break;
 		case O_SEED:
 			if (parse_u64(optarg, &o.board.seed))
@@ -206,6 +213,9 @@ int cmd_record(int argc, char **argv)
 	if (!o.dir)
 		return error("record: -o REC is required (the recording directory)"), 2;
 	o.elf = argv[optind];
+	if (cli_pick_model(o.elf, cpu, force_cpu, &model, NULL))
+		return 125;
+	o.board.model = model;
 	o.progress = isatty(2);
 	if (dc_fa_config_check(&o.cache))
 		return 2;

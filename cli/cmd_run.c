@@ -7,6 +7,7 @@
 
 #include "board/board.h"
 #include "cli/cli.h"
+#include "isa/model.h"
 
 static const char run_usage[] =
 	"usage: raptor run ELF [options]\n"
@@ -17,8 +18,15 @@ static const char run_usage[] =
 	"(SYS_EXIT / SYS_EXIT_EXTENDED), or 125 when the run fails.\n"
 	"\n"
 	"options:\n"
-	"  --cores N          number of cores, 1..8 (default 2)\n"
-	"  --cpu m3|m4        core model: Cortex-M3, or Cortex-M4 with DSP (default m3)\n"
+	"  --cores N          number of cores, 1..8 (default 1, as QEMU's mps2 boards)\n"
+	"  --cpu m3|m4        core model: Cortex-M3, or Cortex-M4 with DSP. Default:\n"
+	"                     what the ELF's build attributes say (.ARM.attributes),\n"
+	"                     m3 when it has none. An ELF built for a core raptor\n"
+	"                     does not run yet (M0+, M4F, M7, M33) is refused, and so\n"
+	"                     is a --cpu that lacks what the ELF was built for (m3\n"
+	"                     for a v7E-M ELF); a larger one (m4 for m3) is fine\n"
+	"  --force-cpu m3|m4  that core model whatever the ELF was built for (its\n"
+	"                     instructions the core lacks fault; a warning says so)\n"
 	"  --seed S           seed of the timing jitter (default 1); same seed, same run\n"
 	"  --jitter N         longest jitter stall in cycles, 0 for none (default 8)\n"
 	"  --max-insns N      stop with an error after N instructions (default: no limit)\n"
@@ -27,7 +35,8 @@ static const char run_usage[] =
 	"                     digits, registers as they were BEFORE the instruction\n"
 	"                     (QEMU's convention; an IT instruction and a condition-\n"
 	"                     failed instruction each count as one). '-' is stdout.\n"
-	"  --stats            print instructions and cycles per core and decoder\n"
+	"  --stats            print the board (cores, model and where the model came\n"
+	"                     from), instructions and cycles per core and decoder\n"
 	"                     counters to stderr at the end\n"
 	"  -h, --help         this text\n"
 	"\n"
@@ -42,10 +51,13 @@ static void on_signal(int sig)
 		board_interrupt(running);
 }
 
-static void print_stats(struct board *b)
+static void print_stats(struct board *b, int model, const char *from)
 {
+	const struct isa_model_info *mi = isa_model_info((enum isa_model)model);
 	uint64_t lookups, decodes;
 
+	fprintf(stderr, "board: %d core%s, %s (%s; %s)\n", board_ncores(b),
+		board_ncores(b) == 1 ? "" : "s", mi->title, mi->name, from);
 	for (int i = 0; i < board_ncores(b); i++)
 		fprintf(stderr, "core %d: %llu instructions, %llu cycles\n", i,
 			(unsigned long long)isa_cpu_icount(board_cpu(b, i)),
@@ -63,6 +75,7 @@ int cmd_run(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "cores", required_argument, NULL, 'c' },
 		{ "cpu", required_argument, NULL, 'm' },
+		{ "force-cpu", required_argument, NULL, 'M' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "jitter", required_argument, NULL, 'j' },
 		{ "max-insns", required_argument, NULL, 'n' },
@@ -73,10 +86,10 @@ int cmd_run(int argc, char **argv)
 	};
 	struct board_config cfg;
 	struct board *b;
-	const char *trace_path = NULL;
+	const char *trace_path = NULL, *cpu = NULL, *from = NULL;
 	FILE *trace = NULL;
 	uint64_t v;
-	int opt, model, status = 0, ret = 125, stats = 0;
+	int opt, model, force_cpu = 0, status = 0, ret = 125, stats = 0;
 
 	board_config_init(&cfg);
 	optind = 1;
@@ -89,9 +102,11 @@ int cmd_run(int argc, char **argv)
 			cfg.ncores = (int)v;
 			break;
 		case 'm':
+		case 'M':
 			if (cli_parse_model(optarg, &model))
 				return 2;
-			cfg.model = model;
+			cpu = optarg;
+			force_cpu = opt == 'M';
 			break;
 		case 's':
 			if (parse_u64(optarg, &cfg.seed))
@@ -124,6 +139,9 @@ int cmd_run(int argc, char **argv)
 		fputs(run_usage, stderr);
 		return 2;
 	}
+	if (cli_pick_model(argv[optind], cpu, force_cpu, &model, &from))
+		return 125;
+	cfg.model = model;
 	b = board_new(&cfg);
 	if (!b)
 		return 2;
@@ -145,7 +163,7 @@ int cmd_run(int argc, char **argv)
 		ret = status;
 	running = NULL;
 	if (stats)
-		print_stats(b);
+		print_stats(b, model, from);
 out:
 	fflush(stdout);
 	if (trace && trace != stdout && fclose(trace)) {

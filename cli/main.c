@@ -6,8 +6,6 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "isa/isa.h"
-#include "isa/model.h"
 
 static const struct cli_command commands[] = {
 	{ "run", cmd_run, "run a program on the virtual multicore board, without tracing" },
@@ -18,21 +16,6 @@ static const struct cli_command commands[] = {
 	{ "stat", cmd_stat, "a recording's statistics: rates, bits per field, bandwidth" },
 	{ "tune", cmd_tune, "find the chunk sizes that make recordings' traces smallest" },
 };
-
-int cli_parse_model(const char *s, int *model)
-{
-	enum isa_model m;
-	char names[128];
-
-	isa_model_names(names, sizeof(names), ", ");
-	if (isa_model_parse(s, &m))
-		return error("--cpu: unknown core '%s' (one of %s)", s, names);
-	if (!isa_model_info(m)->runs)
-		return error("--cpu %s: %s is not implemented yet (m3 and m4 are)", s,
-			     isa_model_info(m)->title);
-	*model = (int)m;
-	return 0;
-}
 
 static void usage(FILE *f)
 {

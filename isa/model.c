@@ -45,3 +45,38 @@ void isa_model_names(char *buf, size_t len, const char *sep)
 	for (size_t i = 0; i < ARRAY_SIZE(models) && n < len; i++)
 		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? sep : "", models[i].name);
 }
+
+const char *isa_model_lacks(enum isa_model big, enum isa_model small)
+{
+	const struct isa_model_info *b = isa_model_info(big), *s = isa_model_info(small);
+
+	if (b->arch < s->arch)
+		return s->arch == ISA_ARCH_V8MML ? "it has no ARMv8-M instructions"
+						 : "it has only the ARMv6-M instructions";
+	if (b->dsp < s->dsp)
+		return "it has no DSP extension";
+	if (b->fpu < s->fpu)
+		return b->fpu == ISA_FPU_NONE ? "it has no FPU"
+					      : "its FPU is single-precision only";
+	return "";
+}
+
+int isa_model_covers(enum isa_model big, enum isa_model small)
+{
+	return !*isa_model_lacks(big, small);
+}
+
+void isa_model_running_names(char *buf, size_t len, const char *sep)
+{
+	size_t n = 0;
+	int first = 1;
+
+	if (len)
+		buf[0] = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(models) && n < len; i++) {
+		if (!models[i].runs)
+			continue;
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", first ? "" : sep, models[i].name);
+		first = 0;
+	}
+}

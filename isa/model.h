@@ -40,6 +40,20 @@ struct isa_model_info {
 const struct isa_model_info *isa_model_info(enum isa_model m);
 /* "m4f" -> ISA_CORTEX_M4F; also "cortex-m4f". 0, or -1 (unknown; no message). */
 int isa_model_parse(const char *name, enum isa_model *m);
+/*
+ * 1 when a core of model big runs every instruction a program built for
+ * model small may use: an architecture at least as large (v6-M < v7-M <
+ * v8-M mainline), the DSP extension if small has it, an FPU at least as
+ * large (none < single < double precision). 0 otherwise.
+ */
+int isa_model_covers(enum isa_model big, enum isa_model small);
+/*
+ * Why big does not cover small, for messages: "it has no DSP extension",
+ * "it has no FPU", ... ("" when it covers).
+ */
+const char *isa_model_lacks(enum isa_model big, enum isa_model small);
+/* The names of the models that run (runs = 1), separated by sep, into buf. */
+void isa_model_running_names(char *buf, size_t len, const char *sep);
 /* The names of every model, separated by sep ("m0plus|m3|m4|..."), into buf. */
 void isa_model_names(char *buf, size_t len, const char *sep);
 

@@ -533,11 +533,10 @@ static int parse_value(const struct mf_reader *rd, const char *sec, const struct
 		return 0;
 	case MF_MODEL:
 		if (isa_model_parse(val, &m->model)) {
-			char names[128], why[160];
+			char names[128];
 
 			isa_model_names(names, sizeof(names), ", ");
-			snprintf(why, sizeof(why), "not a core model (one of %s)", names);
-			return bad(rd, sec, key, val, why);
+			return bad(rd, sec, key, val, "not a core model (one of %s)", names);
 		}
 		if (!isa_model_info(m->model)->runs)
 			return bad(rd, sec, key, val, "a core model this raptor does not run yet");

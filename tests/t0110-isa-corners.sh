@@ -19,8 +19,9 @@ test_expect_success 'dsp-test passes on Cortex-M4' '
 '
 
 test_expect_success 'dsp-test: DSP instructions are UNDEFINED on Cortex-M3 (HardFault, status 90)' '
-	{ "$RAPTOR" run $I/dsp-test.elf --cores 1 --cpu m3 >out 2>err; rc=$?; } &&
-	test $rc = 90
+	{ "$RAPTOR" run $I/dsp-test.elf --cores 1 --force-cpu m3 >out 2>err; rc=$?; } &&
+	test $rc = 90 &&
+	grep "dsp-test.elf: built for Cortex-M4 (v7E-M); running it on a Cortex-M3 as --force-cpu says, though it has no DSP extension" err
 '
 
 test_expect_success 'wfi-primask: WFI wakes for an interrupt PRIMASK holds back' '

@@ -16,7 +16,7 @@ test_expect_success 'setup' '
 
 test_expect_success 'record --help describes every option' '
 	"$RAPTOR" record --help >help &&
-	for o in --cores --cpu --seed --jitter --max-insns --cf --lv --share-predictors \
+	for o in --cores --cpu --force-cpu --seed --jitter --max-insns --cf --lv --share-predictors \
 		--share-cache --cf-enc --lv-enc --timed --functional --chunks --output \
 		--force --truth --quiet --all-encodings; do
 		grep -q -- "$o" help || { echo "missing $o"; return 1; }
@@ -179,7 +179,7 @@ test_expect_success 'every encoding, functional and timed, sizes as stats predic
 '
 
 test_expect_success '--cf-enc none and --lv-enc none write no stream' '
-	"$RAPTOR" record "$W" --cf-enc none --lv-enc none -o none -q >/dev/null &&
+	"$RAPTOR" record "$W" --cores 2 --cf-enc none --lv-enc none -o none -q >/dev/null &&
 	! test -f none/cf.bin && ! test -f none/lv.bin &&
 	test "$(ini none/manifest.ini cf encoding)" = none &&
 	test -z "$(ini none/manifest.ini cf bits)"
@@ -199,14 +199,14 @@ test_expect_success 'configurations reach the manifest: small, shared, granule 1
 '
 
 test_expect_success 'bigger predictors send fewer cf bits, bigger granules fewer lv misses' '
-	"$RAPTOR" record "$W" --cf S0 -o s0 -q >/dev/null &&
+	"$RAPTOR" record "$W" --cores 2 --cf S0 -o s0 -q >/dev/null &&
 	test $(ini rec/stats.ini cf.ttre bits) -lt $(ini s0/stats.ini cf.ttre bits) &&
-	"$RAPTOR" record "$W" --lv granule=1 -o g1 -q >/dev/null &&
+	"$RAPTOR" record "$W" --cores 2 --lv granule=1 -o g1 -q >/dev/null &&
 	test $(ini rec/stats.ini lv.tcfiat msgs) -lt $(ini g1/stats.ini lv.tcfiat msgs)
 '
 
 test_expect_success '--truth writes the ground truth' '
-	"$RAPTOR" record "$W" --truth -o tr -q >/dev/null &&
+	"$RAPTOR" record "$W" --cores 2 --truth -o tr -q >/dev/null &&
 	test -s tr/truth.gz &&
 	test "$(ini tr/manifest.ini truth file)" = truth.gz &&
 	gzip -t tr/truth.gz &&
@@ -215,7 +215,7 @@ test_expect_success '--truth writes the ground truth' '
 '
 
 test_expect_success '--max-insns leaves a partial recording of the prefix' '
-	test_must_fail "$RAPTOR" record "$W" --max-insns 5000 -o part -q 2>err &&
+	test_must_fail "$RAPTOR" record "$W" --cores 2 --max-insns 5000 -o part -q 2>err &&
 	grep "partial recording of the first 5000 instructions" err &&
 	test "$(ini part/manifest.ini recording state)" = partial &&
 	test $(ini part/stats.ini run instructions) = 5000 &&

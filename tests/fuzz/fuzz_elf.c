@@ -3,7 +3,8 @@
  * the replay calls it: once with checks only (write == NULL), then loading
  * every segment into the board's memory map (ROM 4 MiB at 0, SRAM 4 MiB at
  * 0x20000000; anything else refused, as replay/mem.c does). Then the
- * symbol lookups the messages use.
+ * symbol lookups the messages use. First the build attributes
+ * (isa/attrs.c), as run and record read them before loading.
  *
  * Oracle, besides the sanitizers: both loads agree (same verdict, same
  * hash, same symbols), and a loaded segment is handed over in full (every
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "isa/attrs.h"
 #include "isa/elf.h"
 #include "tests/fuzz/fuzz_util.h"
 #include "util/util.h"
@@ -55,11 +57,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct isa_elf a, b;
+	struct isa_attrs at;
+	enum isa_model m;
+	char desc[128];
 	size_t loaded = 0;
 	uint32_t addr, off;
 	int ka, kb;
 
 	fz_write(path, data, size);
+	if (!isa_attrs_read(path, &at)) {
+		(void)isa_attrs_model(&at, &m);
+		isa_attrs_describe(&at, desc, sizeof(desc));
+		if (!memchr(desc, 0, sizeof(desc)))
+			abort();
+	}
 	ka = isa_elf_load(path, NULL, NULL, &a);
 	kb = isa_elf_load(path, load, &loaded, &b);
 	if (ka < 0) {
