@@ -1,4 +1,9 @@
-#include "replay/replay.h"
+/*
+ * replay: opening a recording, its stream heads, the replay's bus and the
+ * step loop (replay/replay.h); checkpoints are in ckpt.c, searches in
+ * search.c.
+ */
+#include "replay/replay_priv.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -6,173 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-#include "board/board.h"
-#include "board/sched.h"
-#include "caches/fa.h"
-#include "caches/mc2rt.h"
-#include "isa/elf.h"
-#include "predictors/bp.h"
-#include "replay/cfwalk.h"
-#include "replay/ckstore.h"
-#include "replay/mem.h"
-#include "replay/summary.h"
-#include "replay/tindex.h"
-#include "streams/cfmsg.h"
-#include "streams/lvmsg.h"
-#include "streams/truth.h"
-
-#define MAX_CORES ST_CF_MAX_CORES
-#define MAX_STEP_ACC 64 /* data accesses of one step: LDM of 16 + stacking + vector */
-
-struct acc {
-	uint8_t kind, size, store;
-	uint32_t addr, value;
-};
-
-/*
- * The replay's scalar state: the stream decoders with the next heads, the
- * counters, the position. Plain data, so a checkpoint is a copy of it plus
- * the blobs of the cores, predictors, caches and the memory snapshot.
- */
-struct dyn {
-	struct st_cf_decoder cfd;
-	struct st_lv_decoder lvd;
-	struct st_cf_msg cf_head;
-	uint64_t cf_head_at; /* bit offset of the head */
-	int cf_have;
-	struct st_lv_msg lv_head;
-	uint64_t lv_head_at;
-	int lv_have;
-
-	/* per-core counters since the core's previous message */
-	uint64_t bcnt[MAX_CORES], icnt[MAX_CORES], sl[MAX_CORES], hits[MAX_CORES];
-	uint64_t insns[MAX_CORES], position;
-	uint64_t steps; /* scheduler steps (instructions, exception entries, sleeps) */
-	uint64_t csteps[MAX_CORES]; /* each core's instructions and exception entries */
-
-	/* the end of the trace: each core's last instruction, from the end messages */
-	int have_end;
-	uint64_t budget[MAX_CORES];
-
-	int exited, exit_status;
-	int ended; /* nothing more to replay */
-};
-
-/* cf-only verification: one step of the truth, kept until the replay reaches it. */
-struct tstep {
-	uint64_t cycle;
-	uint32_t pc;
-	uint16_t exc;
-	uint8_t type, flags;
-};
-
-/* The truth's steps of one core read ahead of the replay's order: v[head..n). */
-struct tqueue {
-	struct tstep *v;
-	size_t head, n, a;
-};
-
-struct rpl {
-	struct st_manifest mf;
-	char *dir, *cf_path, *lv_path, *elf_path;
-	struct isa_elf elf;
-	int elf_loaded;
-	struct rpl_mem *mem;
-	struct isa_decoder *dec;
-	struct isa_bus bus;
-	struct isa_cpu *cpu[MAX_CORES];
-	struct board_sched sched;
-	int ncores;
-	struct bp *bp[MAX_CORES];
-	struct dc_fa *fa;
-	struct dc_mc2rt *mc;
-
-	/* streams, each with the next message's head already decoded */
-	uint8_t *cf_buf, *lv_buf;
-	struct dyn d; /* everything a checkpoint restores besides the blobs below */
-
-	/* the step under way */
-	int cur;
-	int failed;
-	uint64_t good_steps; /* if failed: the steps before the one that failed */
-	struct acc acc[MAX_STEP_ACC];
-	int nacc;
-	uint64_t lv_due[MAX_STEP_ACC]; /* time stamps of the lv messages of this step */
-	uint64_t lv_due_at[MAX_STEP_ACC];
-	int nlv_due;
-
-	int in_reset; /* reset reads the vector table untraced, as the board did */
-	int simple;   /* RAPTOR_SIMPLE_ENGINE: the step loop as it was first written */
-	/*
-	 * Names the open summary for the cf-only walk's block marks (cfw_run's
-	 * sum_gen): bumped whenever the store may change which summary is open
-	 * (a checkpoint added, a trim, a restore), never reused.
-	 */
-	uint32_t sum_gen;
-	struct isa_step last; /* what the latest step did */
-
-	/*
-	 * checkpoints, at every `interval`-th position (slot position / interval),
-	 * as many as the memory budget keeps (replay/ckstore.h); each holds a
-	 * state of state_size bytes: struct dyn, the cycles and the scheduler's
-	 * generator, then the blob of the cores, predictors, caches and timing
-	 * caches
-	 */
-	struct rpl_ckstore *ck;
-	size_t state_size;
-	uint64_t interval, next_ckpt;
-
-	uint32_t breaks[RPL_MAX_POINTS];
-	int nbreak;
-	struct rpl_watchpoint watch[RPL_MAX_POINTS];
-	int nwatch;
-	volatile int interrupt;
-	/*
-	 * The store's summary i: what the stretch from checkpoint i to
-	 * checkpoint i + 1 did, filled while the replay runs it the first time
-	 * (steps >= frontier: always in the last stretch).
-	 */
-	uint64_t frontier;
-	/*
-	 * The slots where each code line and data block was used (full replays
-	 * only; NULL for a control-flow-only one): filled with the summaries,
-	 * it finds the stretches a search must run where thinning made the
-	 * summaries coarse.
-	 */
-	struct rpl_tindex *tix;
-	uint64_t break_step; /* the step where a breakpoint stop was last reported */
-
-	struct st_truth_reader *truth;
-	uint64_t verified;
-
-	/* control-flow only (no lv stream): the walk replaces the ISS */
-	struct cfw *cfw;
-	struct tqueue tq[MAX_CORES];
-	struct rpl_verify_stats vs;
-	uint64_t cycle_error_sum;
-
-	rpl_step_fn obs; /* rpl_observe */
-	void *obs_ctx;
-};
-
-#define U(x) ((unsigned long long)(x))
-
-static void take_checkpoint(struct rpl *r);
-static size_t state_size(const struct rpl *r);
-
-/* The summary the first run through fills: the last stretch's. */
-static struct rpl_summary *open_sum(struct rpl *r)
-{
-	return rpl_ckstore_sum(r->ck, rpl_ckstore_count(r->ck) - 1);
-}
-
-/* The accesses watchpoints see: the instructions' own, not stacking or vectors. */
-static int watchable(enum isa_access kind)
-{
-	return kind == ISA_ACC_LOAD || kind == ISA_ACC_STORE || kind == ISA_ACC_LDREX ||
-	       kind == ISA_ACC_STREX;
-}
 
 /* "<file>: core C, instruction N, bit B: ..." and the replay stops. */
 static int desync(struct rpl *r, const char *file, int core, uint64_t bit, const char *fmt, ...)
@@ -684,12 +522,12 @@ struct rpl *rpl_open(const char *dir)
 	if (!r->cfw && (cf_next(r) || lv_next(r)))
 		goto fail;
 	r->break_step = UINT64_MAX;
-	r->state_size = state_size(r);
+	r->state_size = rpl_ckpt_state_size(r);
 	r->ck = rpl_ckstore_new(r->state_size, r->mem, RPL_DEFAULT_MEMORY);
 	if (!r->cfw)
 		r->tix = rpl_tix_new(RPL_DEFAULT_INTERVAL);
 	rpl_set_interval(r, RPL_DEFAULT_INTERVAL);
-	take_checkpoint(r); /* the beginning */
+	rpl_ckpt_take(r); /* the beginning */
 	free(mpath);
 	return r;
 fail:
@@ -1184,7 +1022,7 @@ static void cf_only_count(struct rpl *r, const struct cfw_step *cs)
 }
 
 /*
- * step() for a control-flow-only recording: the walk's next step in its
+ * rpl_step_one() for a control-flow-only recording: the walk's next step in its
  * estimated order; r->last tells what it was (no data accesses).
  */
 static int cf_only_step(struct rpl *r)
@@ -1207,14 +1045,14 @@ static int cf_only_step(struct rpl *r)
 	isa_cpu_set(r->cpu[cs.core], ISA_R_PC, cs.next_pc);
 	if (r->d.steps >= r->frontier) {
 		/* the first run through: the stretch's summary (no data accesses) */
-		rpl_sum_pc(open_sum(r), cs.pc);
+		rpl_sum_pc(rpl_open_summary(r), cs.pc);
 		r->frontier = r->d.steps + 1;
 	}
 	cf_only_count(r, &cs);
 	if (r->truth && verify_cf(r, &cs))
 		return -1;
 	if (r->d.position >= r->next_ckpt)
-		take_checkpoint(r);
+		rpl_ckpt_take(r);
 	return 0;
 }
 
@@ -1250,14 +1088,14 @@ static void notify(struct rpl *r, int core, const struct isa_step *st, uint64_t 
 #define CF_LOG 256 /* steps of a run checked against the truth at a time */
 
 /*
- * The loop `while (position < to) step()` for a control-flow-only
+ * The loop `while (position < to) rpl_step_one()` for a control-flow-only
  * recording (rpl_run, rpl_seek, rpl_index), with the same steps, stops,
  * summaries, checkpoints and errors, in runs of the walk: each ends where
  * one of those could happen (a checkpoint's position, the frontier of the
  * summaries, to). With the truth, every step of a run is checked in turn,
  * counted as it is (an error names the step's counts).
  */
-static int cf_only_run(struct rpl *r, uint64_t to)
+int rpl_cf_only_run(struct rpl *r, uint64_t to)
 {
 	struct cfw_step log[CF_LOG];
 	struct cfw_run run;
@@ -1285,7 +1123,7 @@ static int cf_only_run(struct rpl *r, uint64_t to)
 		}
 		if (r->d.steps >= r->frontier) {
 			/* the first run through: the stretch's summary (no data accesses) */
-			run.sum = open_sum(r);
+			run.sum = rpl_open_summary(r);
 			run.sum_gen = r->sum_gen;
 		}
 		before = r->d.steps;
@@ -1328,7 +1166,7 @@ static int cf_only_run(struct rpl *r, uint64_t to)
 			return s;
 		}
 		if (r->d.position >= r->next_ckpt)
-			take_checkpoint(r);
+			rpl_ckpt_take(r);
 	}
 	return 0;
 }
@@ -1379,7 +1217,7 @@ static int step_once(struct rpl *r)
 		return r->failed = 1, -1;
 	if (st->ev == ISA_EV_SLEEP)
 		return sleep_step(r, i);
-	osum = r->d.steps >= r->frontier ? open_sum(r) : NULL;
+	osum = r->d.steps >= r->frontier ? rpl_open_summary(r) : NULL;
 	if (osum && st->ev != ISA_EV_EXCEPTION) {
 		rpl_sum_pc(osum, st->pc);
 		rpl_tix_pc(r->tix, r->d.position, st->pc);
@@ -1410,7 +1248,7 @@ static int step_once(struct rpl *r)
 		notify(r, i, st, cycle);
 	if (osum) {
 		for (int a = 0; a < r->nacc; a++) {
-			if (!watchable(r->acc[a].kind))
+			if (!rpl_watchable(r->acc[a].kind))
 				continue;
 			rpl_sum_access(osum, r->acc[a].addr, r->acc[a].size, r->acc[a].store);
 			rpl_tix_access(r->tix, r->d.position, r->acc[a].addr, r->acc[a].size,
@@ -1420,7 +1258,7 @@ static int step_once(struct rpl *r)
 		rpl_tix_done(r->tix, r->d.steps, r->d.position);
 	}
 	if (r->d.position >= r->next_ckpt)
-		take_checkpoint(r);
+		rpl_ckpt_take(r);
 	if (st->ev == ISA_EV_STOP) {
 		r->d.exited = 1;
 		if (check_drained(r))
@@ -1438,7 +1276,7 @@ static int step_once(struct rpl *r)
  * step counters may already count the step that failed, so good_steps keeps
  * the count before it: a reverse run from there starts from the last good step.
  */
-static int step(struct rpl *r)
+int rpl_step_one(struct rpl *r)
 {
 	uint64_t before = r->d.steps;
 	int k = step_once(r);
@@ -1455,652 +1293,13 @@ int rpl_run(struct rpl *r, uint64_t to)
 	if (r->failed)
 		return error("%s: the replay stopped at an earlier error", r->dir);
 	if (r->cfw)
-		return cf_only_run(r, to);
+		return rpl_cf_only_run(r, to);
 	while (r->d.position < to) {
-		s = step(r);
+		s = rpl_step_one(r);
 		if (s)
 			return s;
 	}
 	return 0;
-}
-
-/* ---- checkpoints ------------------------------------------------------------------- */
-
-static size_t blob_size(const struct rpl *r)
-{
-	size_t n = (size_t)r->ncores * isa_cpu_state_size();
-
-	for (int i = 0; i < r->ncores; i++) {
-		if (r->bp[i] && !(r->mf.bp_shared && i))
-			n += bp_state_size(r->bp[i]);
-		if (!r->cfw)
-			n += dc_state_size(r->sched.tcache[i]);
-	}
-	if (r->cfw)
-		n += cfw_state_size(r->cfw);
-	if (r->fa)
-		n += dc_fa_state_size(r->fa);
-	if (r->mc)
-		n += dc_mc2rt_state_size(r->mc);
-	return n;
-}
-
-/* A checkpoint's state: struct dyn, the cycles, the generator, the blob. */
-static size_t state_size(const struct rpl *r)
-{
-	return sizeof(struct dyn) + sizeof(r->sched.cycles) + sizeof(r->sched.rng) + blob_size(r);
-}
-
-/*
- * At every interval-th position (called when position reaches next_ckpt):
- * a checkpoint there unless the store has it. At the frontier it is new;
- * behind it, on a re-run of a stretch whose checkpoint thinning dropped, it
- * is laid down again if the store would keep it (replay/ckstore.h).
- */
-static void take_checkpoint(struct rpl *r)
-{
-	uint64_t slot = r->d.position / r->interval;
-	int fresh = r->d.steps >= r->frontier;
-	struct rpl_mem *snap;
-	uint8_t *state, *p;
-	size_t ci;
-
-	r->next_ckpt = (slot + 1) * r->interval;
-	if (r->d.position != slot * r->interval)
-		return; /* restored past a slot: the next one is due later */
-	if (rpl_ckstore_count(r->ck)) {
-		ci = rpl_ckstore_before_step(r->ck, r->d.steps);
-		/*
-		 * Re-running a stretch: no new checkpoint, but the live picture has
-		 * moved on, so pages only the snapshots hold have grown: trim.
-		 */
-		if (rpl_ckstore_steps(r->ck, ci) == r->d.steps ||
-		    (!fresh && !rpl_ckstore_wants(r->ck, slot))) {
-			rpl_ckstore_trim(r->ck, slot);
-			r->sum_gen++;
-			return;
-		}
-	}
-	state = p = xmalloc(r->state_size);
-	memcpy(p, &r->d, sizeof(r->d));
-	/* the readers' pointers are restore_checkpoint's to set: none kept (an index is a file) */
-	((struct dyn *)p)->cfd.r.buf = ((struct dyn *)p)->lvd.r.buf = NULL;
-	((struct dyn *)p)->cfd.r.name = ((struct dyn *)p)->lvd.r.name = NULL;
-	p += sizeof(r->d);
-	memcpy(p, r->sched.cycles, sizeof(r->sched.cycles));
-	p += sizeof(r->sched.cycles);
-	memcpy(p, &r->sched.rng, sizeof(r->sched.rng));
-	p += sizeof(r->sched.rng);
-	for (int i = 0; i < r->ncores; i++) {
-		isa_cpu_save(r->cpu[i], p);
-		p += isa_cpu_state_size();
-		if (r->bp[i] && !(r->mf.bp_shared && i)) {
-			bp_save(r->bp[i], p);
-			p += bp_state_size(r->bp[i]);
-		}
-		if (r->cfw)
-			continue;
-		dc_save(r->sched.tcache[i], p);
-		p += dc_state_size(r->sched.tcache[i]);
-	}
-	if (r->cfw) {
-		cfw_save(r->cfw, p);
-		p += cfw_state_size(r->cfw);
-	}
-	if (r->fa) {
-		dc_fa_save(r->fa, p);
-		p += dc_fa_state_size(r->fa);
-	}
-	if (r->mc)
-		dc_mc2rt_save(r->mc, p);
-	snap = rpl_mem_snapshot(r->mem);
-	rpl_ckstore_add(r->ck, slot, r->d.steps, r->d.position, state, snap, fresh);
-	rpl_ckstore_trim(r->ck, slot);
-	r->sum_gen++;
-}
-
-/* A page of memory changes with a restore: code there may have been rewritten. */
-static void forget_decoded(void *dec, uint32_t addr, uint32_t len)
-{
-	isa_decoder_invalidate(dec, addr, len);
-}
-
-/* Go back (or forward) to the store's checkpoint i. 0 / -1. */
-static int restore_checkpoint(struct rpl *r, size_t ci)
-{
-	const struct rpl_mem *mem;
-	const uint8_t *p = rpl_ckstore_state(r->ck, ci, &mem);
-	struct st_reader cr, lr;
-
-	if (!p)
-		return -1;
-	r->sum_gen++;
-	if (r->truth) {
-		/* the ground truth is read forward only */
-		st_truth_close_reader(r->truth);
-		r->truth = NULL;
-		for (int i = 0; i < r->ncores; i++)
-			r->tq[i].head = r->tq[i].n = 0;
-	}
-	/*
-	 * The decoders' readers point at this process's stream buffers and
-	 * names: a state read from a persistent index holds another's.
-	 */
-	cr = r->d.cfd.r;
-	lr = r->d.lvd.r;
-	memcpy(&r->d, p, sizeof(r->d));
-	p += sizeof(r->d);
-	r->d.cfd.r.buf = cr.buf;
-	r->d.cfd.r.name = cr.name;
-	r->d.lvd.r.buf = lr.buf;
-	r->d.lvd.r.name = lr.name;
-	memcpy(r->sched.cycles, p, sizeof(r->sched.cycles));
-	p += sizeof(r->sched.cycles);
-	memcpy(&r->sched.rng, p, sizeof(r->sched.rng));
-	p += sizeof(r->sched.rng);
-	rpl_mem_restore(r->mem, mem, forget_decoded, r->dec);
-	for (int i = 0; i < r->ncores; i++) {
-		isa_cpu_restore(r->cpu[i], p);
-		p += isa_cpu_state_size();
-		if (r->bp[i] && !(r->mf.bp_shared && i)) {
-			if (bp_restore(r->bp[i], p, bp_state_size(r->bp[i])))
-				return -1;
-			p += bp_state_size(r->bp[i]);
-		}
-		if (r->cfw)
-			continue;
-		dc_restore(r->sched.tcache[i], p);
-		p += dc_state_size(r->sched.tcache[i]);
-	}
-	if (r->cfw) {
-		if (cfw_restore(r->cfw, p, cfw_state_size(r->cfw)))
-			return -1;
-		p += cfw_state_size(r->cfw);
-	}
-	if (r->fa) {
-		if (dc_fa_restore(r->fa, p, dc_fa_state_size(r->fa)))
-			return -1;
-		p += dc_fa_state_size(r->fa);
-	}
-	if (r->mc && dc_mc2rt_restore(r->mc, p, dc_mc2rt_state_size(r->mc)))
-		return -1;
-	r->failed = 0;
-	r->next_ckpt = r->d.position + 1;
-	return 0;
-}
-
-/* The latest checkpoint at or before step s (there is always the one at step 0). */
-static size_t ckpt_before(const struct rpl *r, uint64_t s)
-{
-	return rpl_ckstore_before_step(r->ck, s);
-}
-
-/* The steps of checkpoint i. */
-static uint64_t ckpt_steps(const struct rpl *r, size_t i)
-{
-	return rpl_ckstore_steps(r->ck, i);
-}
-
-void rpl_set_interval(struct rpl *r, uint64_t insns)
-{
-	r->interval = insns ? insns : 1;
-	r->next_ckpt = r->d.position + r->interval;
-	if (r->tix && !rpl_tix_covered(r->tix)) { /* its slots are the checkpoints' */
-		rpl_tix_free(r->tix);
-		r->tix = rpl_tix_new(r->interval);
-	}
-}
-
-void rpl_set_memory(struct rpl *r, uint64_t bytes)
-{
-	rpl_ckstore_set_budget(r->ck, bytes);
-	rpl_ckstore_trim(r->ck, r->d.position / r->interval);
-	r->sum_gen++;
-}
-
-/* Go to the state after s steps: 0, 1 if the recording ends before, -1 error. */
-int rpl_seek_step(struct rpl *r, uint64_t s)
-{
-	size_t c = ckpt_before(r, s);
-	int k;
-
-	if (r->failed || r->d.steps > s || ckpt_steps(r, c) > r->d.steps)
-		if (restore_checkpoint(r, c))
-			return -1;
-	while (r->d.steps < s) {
-		k = step(r);
-		if (k)
-			return k;
-	}
-	return 0;
-}
-
-int rpl_seek(struct rpl *r, uint64_t position)
-{
-	size_t c = rpl_ckstore_before_position(r->ck, position);
-	int k;
-
-	if (r->failed || r->d.position > position || ckpt_steps(r, c) > r->d.steps)
-		if (restore_checkpoint(r, c))
-			return -1;
-	if (r->cfw)
-		return cf_only_run(r, position);
-	while (r->d.position < position) {
-		k = step(r);
-		if (k)
-			return k;
-	}
-	return 0;
-}
-
-int rpl_index(struct rpl *r)
-{
-	int k;
-
-	if (r->cfw)
-		return cf_only_run(r, UINT64_MAX) < 0 ? -1 : 0;
-	while (!(k = step(r)))
-		;
-	return k < 0 ? -1 : 0;
-}
-
-/* ---- the persistent index's access (replay/index.h) ------------------------------------ */
-
-struct rpl_ckstore *rpl_store(struct rpl *r)
-{
-	return r->ck;
-}
-
-struct rpl_mem *rpl_live_mem(struct rpl *r)
-{
-	return r->mem;
-}
-
-size_t rpl_state_size(const struct rpl *r)
-{
-	return r->state_size;
-}
-
-uint64_t rpl_interval(const struct rpl *r)
-{
-	return r->interval;
-}
-
-double rpl_progress(const struct rpl *r)
-{
-	if (r->cfw || !r->mf.cf_bits)
-		return -1;
-	return (double)st_cf_decoder_pos(&r->d.cfd) / (double)r->mf.cf_bits;
-}
-
-int rpl_adopt(struct rpl *r, struct rpl_ckstore *ck, uint64_t end_steps, uint64_t end_position)
-{
-	size_t last = rpl_ckstore_count(ck) - 1;
-	int k;
-
-	if (rpl_ckstore_count(ck) < 1 || rpl_ckstore_steps(ck, 0) != 0 || r->failed ||
-	    r->d.steps != 0) {
-		rpl_ckstore_free(ck);
-		return error("%s: an index must be loaded into a fresh replay", r->dir);
-	}
-	rpl_ckstore_free(r->ck);
-	r->ck = ck;
-	/* the summaries are the index's: a run up to end_steps adds nothing */
-	r->frontier = end_steps;
-	if (restore_checkpoint(r, last))
-		return -1;
-	while (!(k = step(r)))
-		;
-	if (k < 0)
-		return -1;
-	if (r->d.steps != end_steps || r->d.position != end_position)
-		return error("%s: the index says the recording ends after %llu steps at position "
-			     "%llu, the replay ended after %llu at %llu", r->dir, U(end_steps),
-			     U(end_position), U(r->d.steps), U(r->d.position));
-	return 0;
-}
-
-/* ---- breakpoints, watchpoints, continue and step ---------------------------------- */
-
-int rpl_observe(struct rpl *r, rpl_step_fn fn, void *ctx)
-{
-	if (fn && r->cfw)
-		return error("%s: a control-flow-only recording: its replay has no data "
-			     "accesses to observe",
-			     r->dir);
-	r->obs = fn;
-	r->obs_ctx = ctx;
-	return 0;
-}
-
-int rpl_break(struct rpl *r, uint32_t pc, int on)
-{
-	for (int i = 0; i < r->nbreak; i++)
-		if (r->breaks[i] == pc) {
-			if (!on)
-				r->breaks[i] = r->breaks[--r->nbreak];
-			return 0;
-		}
-	if (!on)
-		return error("no breakpoint at 0x%08x", pc);
-	if (r->nbreak == RPL_MAX_POINTS)
-		return error("%d breakpoints already set", RPL_MAX_POINTS);
-	r->breaks[r->nbreak++] = pc;
-	return 0;
-}
-
-int rpl_watch(struct rpl *r, uint32_t addr, uint32_t len, enum rpl_watch_kind kind, int on)
-{
-	if (r->cfw)
-		return error("%s: no watchpoints: the recording has no load-value stream, so the "
-			     "replay does not know the data addresses the cores access", r->dir);
-	for (int i = 0; i < r->nwatch; i++)
-		if (r->watch[i].addr == addr && r->watch[i].len == len && r->watch[i].kind == kind) {
-			if (!on)
-				r->watch[i] = r->watch[--r->nwatch];
-			return 0;
-		}
-	if (!on)
-		return error("no watchpoint at 0x%08x", addr);
-	if (!len)
-		return error("a watchpoint needs a length");
-	if (r->nwatch == RPL_MAX_POINTS)
-		return error("%d watchpoints already set", RPL_MAX_POINTS);
-	r->watch[r->nwatch++] = (struct rpl_watchpoint){ addr, len, kind };
-	return 0;
-}
-
-/* Will the next step execute an instruction at a breakpoint? */
-static int at_break(struct rpl *r, int *core)
-{
-	int i, insn, s;
-	uint32_t pc;
-
-	if (r->cfw) {
-		if (!r->nbreak || r->d.ended || r->failed)
-			return 0;
-		/* an error here is the next step's: let that report it */
-		error_quiet(1);
-		s = cfw_peek(r->cfw, &i, &pc, &insn);
-		error_quiet(-1);
-		if (s || !insn)
-			return 0;
-	} else {
-		i = board_sched_pick(&r->sched);
-		if (!r->nbreak || r->d.ended || !isa_cpu_will_execute(r->cpu[i]))
-			return 0;
-		pc = isa_cpu_get(r->cpu[i], ISA_R_PC);
-	}
-	for (int k = 0; k < r->nbreak; k++)
-		if (r->breaks[k] == pc) {
-			*core = i;
-			return 1;
-		}
-	return 0;
-}
-
-/* Did the last step's accesses hit a watchpoint? Fills *stop. */
-static int hit_watch(struct rpl *r, struct rpl_stop *stop)
-{
-	for (int a = 0; a < r->nacc; a++) {
-		const struct acc *x = &r->acc[a];
-
-		if (!watchable(x->kind))
-			continue;
-		for (int w = 0; w < r->nwatch; w++) {
-			const struct rpl_watchpoint *p = &r->watch[w];
-
-			if (x->addr >= p->addr + p->len || p->addr >= x->addr + x->size)
-				continue;
-			if ((p->kind == RPL_WATCH_WRITE && !x->store) ||
-			    (p->kind == RPL_WATCH_READ && x->store))
-				continue;
-			stop->kind = RPL_STOP_WATCH;
-			stop->watch = *p;
-			stop->addr = x->addr > p->addr ? x->addr : p->addr;
-			stop->core = r->cur;
-			stop->store = x->store;
-			return 1;
-		}
-	}
-	return 0;
-}
-
-static void fill_stop(struct rpl *r, struct rpl_stop *stop, enum rpl_stop_kind kind, int core)
-{
-	stop->kind = kind;
-	stop->core = core;
-	stop->position = r->d.position;
-	stop->step = r->d.steps;
-}
-
-/*
- * Could a breakpoint or watchpoint hit in the stretch after checkpoint i?
- * 1 unless its summary is complete and rules every one out.
- */
-static int may_hit(const struct rpl *r, size_t i)
-{
-	const struct rpl_summary *s = rpl_ckstore_sum_const(r->ck, i);
-
-	if (i + 1 >= rpl_ckstore_count(r->ck) || !s->sealed)
-		return 1;
-	for (int k = 0; k < r->nbreak; k++)
-		if (rpl_sum_may_pc(s, r->breaks[k]))
-			return 1;
-	for (int k = 0; k < r->nwatch; k++)
-		if (rpl_sum_may_access(s, r->watch[k].addr, r->watch[k].len,
-				       r->watch[k].kind != RPL_WATCH_WRITE,
-				       r->watch[k].kind != RPL_WATCH_READ))
-			return 1;
-	return 0;
-}
-
-/*
- * The earliest (after = 1) or latest slot of the time index, from slot at
- * on, where a break- or watchpoint may hit; -1 if none may.
- */
-static long tix_hit(const struct rpl *r, size_t at, int after)
-{
-	struct rpl_tix_range w[RPL_MAX_POINTS];
-
-	for (int k = 0; k < r->nwatch; k++)
-		w[k] = (struct rpl_tix_range){ r->watch[k].addr, r->watch[k].len,
-					       r->watch[k].kind != RPL_WATCH_WRITE,
-					       r->watch[k].kind != RPL_WATCH_READ };
-	return after ? rpl_tix_first_hit(r->tix, at, r->breaks, r->nbreak, w, r->nwatch)
-		     : rpl_tix_last_hit(r->tix, at, r->breaks, r->nbreak, w, r->nwatch);
-}
-
-/*
- * Forward, at a checkpoint: skip the stretches that cannot hit, to the
- * checkpoint that starts the next one that may (or the last). The time
- * index, where it covers, finds that stretch at the grain of the interval
- * even where thinning merged the summaries. 0 / -1.
- */
-static int skip_forward(struct rpl *r)
-{
-	size_t i = ckpt_before(r, r->d.steps), j = i, c;
-	long h;
-
-	if (ckpt_steps(r, i) != r->d.steps)
-		return 0;
-	if (r->tix && r->d.steps < rpl_tix_covered(r->tix)) {
-		h = tix_hit(r, rpl_tix_slot_of(r->tix, r->d.steps), 1);
-		c = ckpt_before(r, h < 0 ? rpl_tix_covered(r->tix) - 1
-					 : rpl_tix_slot_steps(r->tix, (size_t)h));
-		if (c > i)
-			return restore_checkpoint(r, c);
-	}
-	while (j + 1 < rpl_ckstore_count(r->ck) && !may_hit(r, j))
-		j++;
-	if (j == i)
-		return 0;
-	return restore_checkpoint(r, j);
-}
-
-/* The steps of the first checkpoint after the state now (UINT64_MAX: none yet). */
-static uint64_t next_edge(const struct rpl *r)
-{
-	size_t i = ckpt_before(r, r->d.steps);
-
-	return i + 1 < rpl_ckstore_count(r->ck) ? ckpt_steps(r, i + 1) : UINT64_MAX;
-}
-
-/*
- * Forward until a breakpoint (stop before the instruction), a watchpoint
- * (stop after the access), `core` retiring an instruction (core >= 0: a
- * single step), an interrupt request or the end.
- */
-static int forward(struct rpl *r, int core, struct rpl_stop *stop)
-{
-	int k, c, first = r->d.steps == r->break_step;
-	uint64_t edge = core < 0 ? next_edge(r) : UINT64_MAX;
-
-	memset(stop, 0, sizeof(*stop));
-	if (core < 0 && ckpt_steps(r, ckpt_before(r, r->d.steps)) == r->d.steps)
-		edge = r->d.steps; /* at a checkpoint already */
-	for (;;) {
-		if (r->d.steps == edge) {
-			/* a continue at a checkpoint: past the stretches that cannot hit */
-			uint64_t at = r->d.steps;
-
-			if (skip_forward(r))
-				return -1;
-			edge = next_edge(r);
-			if (r->d.steps != at)
-				first = 0;
-		}
-		if (!first && at_break(r, &c)) {
-			fill_stop(r, stop, RPL_STOP_BREAK, c);
-			r->break_step = r->d.steps;
-			return 0;
-		}
-		if (r->interrupt) {
-			r->interrupt = 0;
-			fill_stop(r, stop, RPL_STOP_INTERRUPT, r->cur);
-			return 0;
-		}
-		first = 0;
-		k = step(r);
-		if (k < 0)
-			return -1;
-		if (k > 0) {
-			fill_stop(r, stop, RPL_STOP_END, r->cur);
-			return 0;
-		}
-		if (hit_watch(r, stop)) {
-			stop->position = r->d.position;
-			stop->step = r->d.steps;
-			return 0;
-		}
-		if (core >= 0 && r->cur == core &&
-		    (r->last.ev == ISA_EV_INSN || r->last.ev == ISA_EV_STOP) && !r->last.faulted) {
-			fill_stop(r, stop, RPL_STOP_STEP, core);
-			return 0;
-		}
-	}
-}
-
-/*
- * Backward: the latest event before the current step. Events: a breakpoint
- * before step k (state k - 1), a watchpoint hit by step k (state k), core
- * retiring an instruction at step k (state k - 1, a reverse single step).
- */
-static int backward(struct rpl *r, int core, struct rpl_stop *stop)
-{
-	uint64_t now = r->failed ? r->good_steps : r->d.steps, hi = now;
-	struct rpl_stop found, w;
-	int have, c, k;
-
-	memset(stop, 0, sizeof(*stop));
-	while (hi > 0) {
-		if (core < 0 && r->tix && hi <= rpl_tix_covered(r->tix)) {
-			/* the time index: no hit after the end of the latest slot that may */
-			long j = tix_hit(r, rpl_tix_slot_of(r->tix, hi - 1), 0);
-
-			if (j < 0)
-				break;
-			if ((size_t)j + 1 < rpl_tix_slots(r->tix) &&
-			    rpl_tix_slot_steps(r->tix, (size_t)j + 1) < hi)
-				hi = rpl_tix_slot_steps(r->tix, (size_t)j + 1);
-		}
-		if (core < 0 && !may_hit(r, ckpt_before(r, hi - 1))) {
-			hi = ckpt_steps(r, ckpt_before(r, hi - 1)); /* nothing there can hit */
-			continue;
-		}
-		/* (running may add and drop checkpoints, moving the indexes: keep the step) */
-		uint64_t from = ckpt_steps(r, ckpt_before(r, hi - 1));
-
-		if (restore_checkpoint(r, ckpt_before(r, hi - 1)))
-			return -1;
-		have = 0;
-		while (r->d.steps < hi) {
-			if (r->interrupt) {
-				r->interrupt = 0;
-				fill_stop(r, stop, RPL_STOP_INTERRUPT, r->cur);
-				return 0;
-			}
-			if (at_break(r, &c) && r->d.steps < now) {
-				fill_stop(r, &found, RPL_STOP_BREAK, c);
-				have = 1;
-			}
-			k = step(r);
-			if (k < 0)
-				return -1;
-			if (k > 0)
-				break;
-			if (r->d.steps <= now && hit_watch(r, &w)) {
-				w.position = r->d.position;
-				w.step = r->d.steps;
-				found = w;
-				have = 1;
-			}
-			if (core >= 0 && r->cur == core && r->d.steps <= now &&
-			    (r->last.ev == ISA_EV_INSN || r->last.ev == ISA_EV_STOP) &&
-			    !r->last.faulted) {
-				found.kind = RPL_STOP_STEP;
-				found.core = core;
-				found.step = r->d.steps - 1;
-				have = 1;
-			}
-		}
-		if (have) {
-			if (rpl_seek_step(r, found.step) < 0)
-				return -1;
-			found.position = r->d.position;
-			if (found.kind == RPL_STOP_BREAK)
-				r->break_step = found.step;
-			*stop = found;
-			return 0;
-		}
-		hi = from;
-	}
-	if (restore_checkpoint(r, 0))
-		return -1;
-	fill_stop(r, stop, RPL_STOP_BEGIN, 0);
-	return 0;
-}
-
-int rpl_continue(struct rpl *r, int reverse, struct rpl_stop *stop)
-{
-	return reverse ? backward(r, -1, stop) : forward(r, -1, stop);
-}
-
-int rpl_stepi(struct rpl *r, int core, int reverse, struct rpl_stop *stop)
-{
-	if (core < 0 || core >= r->ncores)
-		return error("no core %d", core);
-	return reverse ? backward(r, core, stop) : forward(r, core, stop);
-}
-
-void rpl_interrupt(struct rpl *r)
-{
-	r->interrupt = 1;
-}
-
-void rpl_take_stop_state(struct rpl *to, const struct rpl *from)
-{
-	to->break_step = from->break_step;
 }
 
 uint64_t rpl_steps(const struct rpl *r)

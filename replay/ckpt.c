@@ -1,0 +1,305 @@
+/*
+ * ckpt: the replay's checkpoints, seeks, and what the persistent index
+ * reads and sets (replay/replay.h).
+ */
+#include "replay/replay_priv.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- checkpoints ------------------------------------------------------------------- */
+
+static size_t blob_size(const struct rpl *r)
+{
+	size_t n = (size_t)r->ncores * isa_cpu_state_size();
+
+	for (int i = 0; i < r->ncores; i++) {
+		if (r->bp[i] && !(r->mf.bp_shared && i))
+			n += bp_state_size(r->bp[i]);
+		if (!r->cfw)
+			n += dc_state_size(r->sched.tcache[i]);
+	}
+	if (r->cfw)
+		n += cfw_state_size(r->cfw);
+	if (r->fa)
+		n += dc_fa_state_size(r->fa);
+	if (r->mc)
+		n += dc_mc2rt_state_size(r->mc);
+	return n;
+}
+
+/* A checkpoint's state: struct dyn, the cycles, the generator, the blob. */
+size_t rpl_ckpt_state_size(const struct rpl *r)
+{
+	return sizeof(struct dyn) + sizeof(r->sched.cycles) + sizeof(r->sched.rng) + blob_size(r);
+}
+
+/*
+ * At every interval-th position (called when position reaches next_ckpt):
+ * a checkpoint there unless the store has it. At the frontier it is new;
+ * behind it, on a re-run of a stretch whose checkpoint thinning dropped, it
+ * is laid down again if the store would keep it (replay/ckstore.h).
+ */
+void rpl_ckpt_take(struct rpl *r)
+{
+	uint64_t slot = r->d.position / r->interval;
+	int fresh = r->d.steps >= r->frontier;
+	struct rpl_mem *snap;
+	uint8_t *state, *p;
+	size_t ci;
+
+	r->next_ckpt = (slot + 1) * r->interval;
+	if (r->d.position != slot * r->interval)
+		return; /* restored past a slot: the next one is due later */
+	if (rpl_ckstore_count(r->ck)) {
+		ci = rpl_ckstore_before_step(r->ck, r->d.steps);
+		/*
+		 * Re-running a stretch: no new checkpoint, but the live picture has
+		 * moved on, so pages only the snapshots hold have grown: trim.
+		 */
+		if (rpl_ckstore_steps(r->ck, ci) == r->d.steps ||
+		    (!fresh && !rpl_ckstore_wants(r->ck, slot))) {
+			rpl_ckstore_trim(r->ck, slot);
+			r->sum_gen++;
+			return;
+		}
+	}
+	state = p = xmalloc(r->state_size);
+	memcpy(p, &r->d, sizeof(r->d));
+	/* the readers' pointers are restore_checkpoint's to set: none kept (an index is a file) */
+	((struct dyn *)p)->cfd.r.buf = ((struct dyn *)p)->lvd.r.buf = NULL;
+	((struct dyn *)p)->cfd.r.name = ((struct dyn *)p)->lvd.r.name = NULL;
+	p += sizeof(r->d);
+	memcpy(p, r->sched.cycles, sizeof(r->sched.cycles));
+	p += sizeof(r->sched.cycles);
+	memcpy(p, &r->sched.rng, sizeof(r->sched.rng));
+	p += sizeof(r->sched.rng);
+	for (int i = 0; i < r->ncores; i++) {
+		isa_cpu_save(r->cpu[i], p);
+		p += isa_cpu_state_size();
+		if (r->bp[i] && !(r->mf.bp_shared && i)) {
+			bp_save(r->bp[i], p);
+			p += bp_state_size(r->bp[i]);
+		}
+		if (r->cfw)
+			continue;
+		dc_save(r->sched.tcache[i], p);
+		p += dc_state_size(r->sched.tcache[i]);
+	}
+	if (r->cfw) {
+		cfw_save(r->cfw, p);
+		p += cfw_state_size(r->cfw);
+	}
+	if (r->fa) {
+		dc_fa_save(r->fa, p);
+		p += dc_fa_state_size(r->fa);
+	}
+	if (r->mc)
+		dc_mc2rt_save(r->mc, p);
+	snap = rpl_mem_snapshot(r->mem);
+	rpl_ckstore_add(r->ck, slot, r->d.steps, r->d.position, state, snap, fresh);
+	rpl_ckstore_trim(r->ck, slot);
+	r->sum_gen++;
+}
+
+/* A page of memory changes with a restore: code there may have been rewritten. */
+static void forget_decoded(void *dec, uint32_t addr, uint32_t len)
+{
+	isa_decoder_invalidate(dec, addr, len);
+}
+
+/* Go back (or forward) to the store's checkpoint i. 0 / -1. */
+int rpl_ckpt_restore(struct rpl *r, size_t ci)
+{
+	const struct rpl_mem *mem;
+	const uint8_t *p = rpl_ckstore_state(r->ck, ci, &mem);
+	struct st_reader cr, lr;
+
+	if (!p)
+		return -1;
+	r->sum_gen++;
+	if (r->truth) {
+		/* the ground truth is read forward only */
+		st_truth_close_reader(r->truth);
+		r->truth = NULL;
+		for (int i = 0; i < r->ncores; i++)
+			r->tq[i].head = r->tq[i].n = 0;
+	}
+	/*
+	 * The decoders' readers point at this process's stream buffers and
+	 * names: a state read from a persistent index holds another's.
+	 */
+	cr = r->d.cfd.r;
+	lr = r->d.lvd.r;
+	memcpy(&r->d, p, sizeof(r->d));
+	p += sizeof(r->d);
+	r->d.cfd.r.buf = cr.buf;
+	r->d.cfd.r.name = cr.name;
+	r->d.lvd.r.buf = lr.buf;
+	r->d.lvd.r.name = lr.name;
+	memcpy(r->sched.cycles, p, sizeof(r->sched.cycles));
+	p += sizeof(r->sched.cycles);
+	memcpy(&r->sched.rng, p, sizeof(r->sched.rng));
+	p += sizeof(r->sched.rng);
+	rpl_mem_restore(r->mem, mem, forget_decoded, r->dec);
+	for (int i = 0; i < r->ncores; i++) {
+		isa_cpu_restore(r->cpu[i], p);
+		p += isa_cpu_state_size();
+		if (r->bp[i] && !(r->mf.bp_shared && i)) {
+			if (bp_restore(r->bp[i], p, bp_state_size(r->bp[i])))
+				return -1;
+			p += bp_state_size(r->bp[i]);
+		}
+		if (r->cfw)
+			continue;
+		dc_restore(r->sched.tcache[i], p);
+		p += dc_state_size(r->sched.tcache[i]);
+	}
+	if (r->cfw) {
+		if (cfw_restore(r->cfw, p, cfw_state_size(r->cfw)))
+			return -1;
+		p += cfw_state_size(r->cfw);
+	}
+	if (r->fa) {
+		if (dc_fa_restore(r->fa, p, dc_fa_state_size(r->fa)))
+			return -1;
+		p += dc_fa_state_size(r->fa);
+	}
+	if (r->mc && dc_mc2rt_restore(r->mc, p, dc_mc2rt_state_size(r->mc)))
+		return -1;
+	r->failed = 0;
+	r->next_ckpt = r->d.position + 1;
+	return 0;
+}
+
+/* The latest checkpoint at or before step s (there is always the one at step 0). */
+size_t rpl_ckpt_before(const struct rpl *r, uint64_t s)
+{
+	return rpl_ckstore_before_step(r->ck, s);
+}
+
+/* The steps of checkpoint i. */
+uint64_t rpl_ckpt_steps(const struct rpl *r, size_t i)
+{
+	return rpl_ckstore_steps(r->ck, i);
+}
+
+void rpl_set_interval(struct rpl *r, uint64_t insns)
+{
+	r->interval = insns ? insns : 1;
+	r->next_ckpt = r->d.position + r->interval;
+	if (r->tix && !rpl_tix_covered(r->tix)) { /* its slots are the checkpoints' */
+		rpl_tix_free(r->tix);
+		r->tix = rpl_tix_new(r->interval);
+	}
+}
+
+void rpl_set_memory(struct rpl *r, uint64_t bytes)
+{
+	rpl_ckstore_set_budget(r->ck, bytes);
+	rpl_ckstore_trim(r->ck, r->d.position / r->interval);
+	r->sum_gen++;
+}
+
+/* Go to the state after s steps: 0, 1 if the recording ends before, -1 error. */
+int rpl_seek_step(struct rpl *r, uint64_t s)
+{
+	size_t c = rpl_ckpt_before(r, s);
+	int k;
+
+	if (r->failed || r->d.steps > s || rpl_ckpt_steps(r, c) > r->d.steps)
+		if (rpl_ckpt_restore(r, c))
+			return -1;
+	while (r->d.steps < s) {
+		k = rpl_step_one(r);
+		if (k)
+			return k;
+	}
+	return 0;
+}
+
+int rpl_seek(struct rpl *r, uint64_t position)
+{
+	size_t c = rpl_ckstore_before_position(r->ck, position);
+	int k;
+
+	if (r->failed || r->d.position > position || rpl_ckpt_steps(r, c) > r->d.steps)
+		if (rpl_ckpt_restore(r, c))
+			return -1;
+	if (r->cfw)
+		return rpl_cf_only_run(r, position);
+	while (r->d.position < position) {
+		k = rpl_step_one(r);
+		if (k)
+			return k;
+	}
+	return 0;
+}
+
+int rpl_index(struct rpl *r)
+{
+	int k;
+
+	if (r->cfw)
+		return rpl_cf_only_run(r, UINT64_MAX) < 0 ? -1 : 0;
+	while (!(k = rpl_step_one(r)))
+		;
+	return k < 0 ? -1 : 0;
+}
+
+/* ---- the persistent index's access (replay/index.h) ------------------------------------ */
+
+struct rpl_ckstore *rpl_store(struct rpl *r)
+{
+	return r->ck;
+}
+
+struct rpl_mem *rpl_live_mem(struct rpl *r)
+{
+	return r->mem;
+}
+
+size_t rpl_state_size(const struct rpl *r)
+{
+	return r->state_size;
+}
+
+uint64_t rpl_interval(const struct rpl *r)
+{
+	return r->interval;
+}
+
+double rpl_progress(const struct rpl *r)
+{
+	if (r->cfw || !r->mf.cf_bits)
+		return -1;
+	return (double)st_cf_decoder_pos(&r->d.cfd) / (double)r->mf.cf_bits;
+}
+
+int rpl_adopt(struct rpl *r, struct rpl_ckstore *ck, uint64_t end_steps, uint64_t end_position)
+{
+	size_t last = rpl_ckstore_count(ck) - 1;
+	int k;
+
+	if (rpl_ckstore_count(ck) < 1 || rpl_ckstore_steps(ck, 0) != 0 || r->failed ||
+	    r->d.steps != 0) {
+		rpl_ckstore_free(ck);
+		return error("%s: an index must be loaded into a fresh replay", r->dir);
+	}
+	rpl_ckstore_free(r->ck);
+	r->ck = ck;
+	/* the summaries are the index's: a run up to end_steps adds nothing */
+	r->frontier = end_steps;
+	if (rpl_ckpt_restore(r, last))
+		return -1;
+	while (!(k = rpl_step_one(r)))
+		;
+	if (k < 0)
+		return -1;
+	if (r->d.steps != end_steps || r->d.position != end_position)
+		return error("%s: the index says the recording ends after %llu steps at position "
+			     "%llu, the replay ended after %llu at %llu", r->dir, U(end_steps),
+			     U(end_position), U(r->d.steps), U(r->d.position));
+	return 0;
+}
+

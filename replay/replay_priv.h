@@ -1,0 +1,203 @@
+/*
+ * replay_priv.h: the replay's insides, shared by its modules: replay.c
+ * (opening, the streams, the bus and the step loop), ckpt.c (checkpoints,
+ * seeks and the persistent index's access) and search.c (break- and
+ * watchpoints, continue and step). Nothing outside replay/ includes this.
+ */
+#ifndef RAPTOR_REPLAY_PRIV_H
+#define RAPTOR_REPLAY_PRIV_H
+
+#include "replay/replay.h"
+
+#include "board/board.h"
+#include "board/sched.h"
+#include "caches/fa.h"
+#include "caches/mc2rt.h"
+#include "isa/elf.h"
+#include "predictors/bp.h"
+#include "replay/cfwalk.h"
+#include "replay/ckstore.h"
+#include "replay/mem.h"
+#include "replay/summary.h"
+#include "replay/tindex.h"
+#include "streams/cfmsg.h"
+#include "streams/lvmsg.h"
+#include "streams/truth.h"
+
+#define MAX_CORES ST_CF_MAX_CORES
+#define MAX_STEP_ACC 64 /* data accesses of one step: LDM of 16 + stacking + vector */
+
+struct acc {
+	uint8_t kind, size, store;
+	uint32_t addr, value;
+};
+
+/*
+ * The replay's scalar state: the stream decoders with the next heads, the
+ * counters, the position. Plain data, so a checkpoint is a copy of it plus
+ * the blobs of the cores, predictors, caches and the memory snapshot.
+ */
+struct dyn {
+	struct st_cf_decoder cfd;
+	struct st_lv_decoder lvd;
+	struct st_cf_msg cf_head;
+	uint64_t cf_head_at; /* bit offset of the head */
+	int cf_have;
+	struct st_lv_msg lv_head;
+	uint64_t lv_head_at;
+	int lv_have;
+
+	/* per-core counters since the core's previous message */
+	uint64_t bcnt[MAX_CORES], icnt[MAX_CORES], sl[MAX_CORES], hits[MAX_CORES];
+	uint64_t insns[MAX_CORES], position;
+	uint64_t steps; /* scheduler steps (instructions, exception entries, sleeps) */
+	uint64_t csteps[MAX_CORES]; /* each core's instructions and exception entries */
+
+	/* the end of the trace: each core's last instruction, from the end messages */
+	int have_end;
+	uint64_t budget[MAX_CORES];
+
+	int exited, exit_status;
+	int ended; /* nothing more to replay */
+};
+
+/* cf-only verification: one step of the truth, kept until the replay reaches it. */
+struct tstep {
+	uint64_t cycle;
+	uint32_t pc;
+	uint16_t exc;
+	uint8_t type, flags;
+};
+
+/* The truth's steps of one core read ahead of the replay's order: v[head..n). */
+struct tqueue {
+	struct tstep *v;
+	size_t head, n, a;
+};
+
+struct rpl {
+	struct st_manifest mf;
+	char *dir, *cf_path, *lv_path, *elf_path;
+	struct isa_elf elf;
+	int elf_loaded;
+	struct rpl_mem *mem;
+	struct isa_decoder *dec;
+	struct isa_bus bus;
+	struct isa_cpu *cpu[MAX_CORES];
+	struct board_sched sched;
+	int ncores;
+	struct bp *bp[MAX_CORES];
+	struct dc_fa *fa;
+	struct dc_mc2rt *mc;
+
+	/* streams, each with the next message's head already decoded */
+	uint8_t *cf_buf, *lv_buf;
+	struct dyn d; /* everything a checkpoint restores besides the blobs below */
+
+	/* the step under way */
+	int cur;
+	int failed;
+	uint64_t good_steps; /* if failed: the steps before the one that failed */
+	struct acc acc[MAX_STEP_ACC];
+	int nacc;
+	uint64_t lv_due[MAX_STEP_ACC]; /* time stamps of the lv messages of this step */
+	uint64_t lv_due_at[MAX_STEP_ACC];
+	int nlv_due;
+
+	int in_reset; /* reset reads the vector table untraced, as the board did */
+	int simple;   /* RAPTOR_SIMPLE_ENGINE: the step loop as it was first written */
+	/*
+	 * Names the open summary for the cf-only walk's block marks (cfw_run's
+	 * sum_gen): bumped whenever the store may change which summary is open
+	 * (a checkpoint added, a trim, a restore), never reused.
+	 */
+	uint32_t sum_gen;
+	struct isa_step last; /* what the latest step did */
+
+	/*
+	 * checkpoints, at every `interval`-th position (slot position / interval),
+	 * as many as the memory budget keeps (replay/ckstore.h); each holds a
+	 * state of state_size bytes: struct dyn, the cycles and the scheduler's
+	 * generator, then the blob of the cores, predictors, caches and timing
+	 * caches
+	 */
+	struct rpl_ckstore *ck;
+	size_t state_size;
+	uint64_t interval, next_ckpt;
+
+	uint32_t breaks[RPL_MAX_POINTS];
+	int nbreak;
+	struct rpl_watchpoint watch[RPL_MAX_POINTS];
+	int nwatch;
+	volatile int interrupt;
+	/*
+	 * The store's summary i: what the stretch from checkpoint i to
+	 * checkpoint i + 1 did, filled while the replay runs it the first time
+	 * (steps >= frontier: always in the last stretch).
+	 */
+	uint64_t frontier;
+	/*
+	 * The slots where each code line and data block was used (full replays
+	 * only; NULL for a control-flow-only one): filled with the summaries,
+	 * it finds the stretches a search must run where thinning made the
+	 * summaries coarse.
+	 */
+	struct rpl_tindex *tix;
+	uint64_t break_step; /* the step where a breakpoint stop was last reported */
+
+	struct st_truth_reader *truth;
+	uint64_t verified;
+
+	/* control-flow only (no lv stream): the walk replaces the ISS */
+	struct cfw *cfw;
+	struct tqueue tq[MAX_CORES];
+	struct rpl_verify_stats vs;
+	uint64_t cycle_error_sum;
+
+	rpl_step_fn obs; /* rpl_observe */
+	void *obs_ctx;
+};
+
+#define U(x) ((unsigned long long)(x))
+
+/* ---- replay.c ---- */
+
+/* The summary the first run through fills: the last stretch's. */
+static inline struct rpl_summary *rpl_open_summary(struct rpl *r)
+{
+	return rpl_ckstore_sum(r->ck, rpl_ckstore_count(r->ck) - 1);
+}
+
+/* The accesses watchpoints see: the instructions' own, not stacking or vectors. */
+static inline int rpl_watchable(enum isa_access kind)
+{
+	return kind == ISA_ACC_LOAD || kind == ISA_ACC_STORE || kind == ISA_ACC_LDREX ||
+	       kind == ISA_ACC_STREX;
+}
+/*
+ * One step of the replay: 0, 1 at the end, -1 at an error (good_steps keeps
+ * the count before a step that failed).
+ */
+int rpl_step_one(struct rpl *r);
+/*
+ * `while (position < to) step` for a control-flow-only replay, in runs of
+ * the walk: 0, 1 at the end, -1 at an error.
+ */
+int rpl_cf_only_run(struct rpl *r, uint64_t to);
+
+/* ---- ckpt.c ---- */
+
+/*
+ * At every interval-th position (called when position reaches next_ckpt):
+ * a checkpoint there unless the store has it.
+ */
+void rpl_ckpt_take(struct rpl *r);
+/* A checkpoint's state size: struct dyn, the cycles, the generator, the blob. */
+size_t rpl_ckpt_state_size(const struct rpl *r);
+/* Restore checkpoint ci of the store. 0 / -1. */
+int rpl_ckpt_restore(struct rpl *r, size_t ci);
+/* The latest checkpoint at or before step s, and a checkpoint's steps. */
+size_t rpl_ckpt_before(const struct rpl *r, uint64_t s);
+uint64_t rpl_ckpt_steps(const struct rpl *r, size_t i);
+
+#endif
