@@ -134,6 +134,9 @@ static void run(uint64_t interval, int steps)
 		struct rpl_tindex *u = rpl_tix_deserialize(buf, n, interval, &why);
 		int same = u && rpl_tix_slots(u) == nslots && rpl_tix_covered(u) == (uint64_t)steps;
 
+		if (!u)
+			tap_diag("not read back: %s", why);
+
 		for (int q = 0; same && q < 500; q++) {
 			uint32_t pc = 0x100 + 2 * rnd(2048);
 			struct rpl_tix_range w = { 0x20000000 + rnd(8200), 1 + rnd(8), (int)rnd(2), 1 };
