@@ -285,10 +285,13 @@ static int dp(struct isa_cpu *c, const struct isa_insn *in)
 
 			if (fbits < 0)
 				return unimpl(c, in);
-			if (opc2 & 4)
+			if (opc2 & 4) {
 				f[sd] = sf32_to_int(&env_, d, SF_RZ, !uns, size, fbits);
-			else
-				f[sd] = sf32_from_int(&env_,
+				break;
+			}
+			/* FixedToFP(..., round_to_nearest TRUE): not FPSCR's mode */
+			env_.rmode = SF_RN;
+			f[sd] = sf32_from_int(&env_,
 						      size == 16 ? (uns ? d & 0xffff
 									: (uint32_t)(int32_t)(int16_t)d)
 								 : d,
