@@ -168,7 +168,7 @@ int isa_fault(struct isa_cpu *c, int exc, uint32_t cfsr_bits, uint32_t addr)
 static void lazy_fpccr(struct isa_cpu *c, uint32_t fpcar)
 {
 	uint32_t v = c->s.fpccr & ~(FPCCR_LSPACT | FPCCR_USER | FPCCR_THREAD | FPCCR_HFRDY |
-				    FPCCR_MMRDY | FPCCR_BFRDY | FPCCR_MONRDY);
+				    FPCCR_MMRDY | FPCCR_BFRDY | FPCCR_MONRDY | FPCCR_UFRDY);
 	int ep = exec_prio(c);
 
 	c->s.fpcar = fpcar & ~7u;
@@ -183,6 +183,8 @@ static void lazy_fpccr(struct isa_cpu *c, uint32_t fpcar)
 		v |= FPCCR_BFRDY;
 	if ((c->s.scs.shcsr & SHCSR_ENA_MEM) && exc_prio(c, EXC_MEMMANAGE) < ep)
 		v |= FPCCR_MMRDY;
+	if ((c->s.scs.shcsr & SHCSR_ENA_USG) && exc_prio(c, EXC_USAGEFAULT) < ep)
+		v |= FPCCR_UFRDY; /* QEMU sets it on ARMv7-M too */
 	c->s.fpccr = v;
 }
 
@@ -227,6 +229,9 @@ static int exception_entry(struct isa_cpu *c, unsigned n, struct isa_step *out)
 						     "entering exception %u from pc 0x%08x",
 						     c->core, a, n, ret);
 			}
+			/* then, as QEMU's v7m_push_stack does, S0-S15 and FPSCR read 0 */
+			memset(c->s.fpr, 0, 16 * sizeof(c->s.fpr[0]));
+			c->s.fpscr = 0;
 		}
 	}
 	if (c->bus->read(c->bus->ctx, c, c->s.scs.vtor + 4 * n, 4, &vec, ISA_ACC_VECTOR) !=

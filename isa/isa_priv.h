@@ -172,6 +172,7 @@ static inline int cond_pass(uint32_t apsr, unsigned cond)
 #define FPCCR_MMRDY (1u << 5)
 #define FPCCR_BFRDY (1u << 6)
 #define FPCCR_MONRDY (1u << 8)
+#define FPCCR_UFRDY (1u << 10)
 #define FPCCR_LSPEN (1u << 30)
 #define FPCCR_ASPEN (1u << 31)
 #define FPCCR_V7M_MASK 0xc000017bu
