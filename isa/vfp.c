@@ -326,6 +326,10 @@ int isa_exec_vfp(struct isa_cpu *c, const struct isa_insn *in)
 {
 	unsigned hw1 = in->raw >> 16, hw2 = in->raw & 0xffff;
 
+	/* QEMU's early NOCP check covers the whole CP10/CP11 space */
+	if (!cpacr_pass(c))
+		return isa_fault(c, EXC_USAGEFAULT, UFSR_NOCP, 0);
+
 	if ((hw1 & 0xfe00) == 0xec00)
 		return ldst(c, in);
 	if (hw2 & 0x10)
