@@ -40,7 +40,7 @@ struct cli_index {
 struct rpl *cli_open_indexed(const char *dir, uint64_t interval, uint64_t memory, int use,
 			     const char *cache_dir, int quiet, int *at_end, struct cli_index *info);
 
-/* Parse --cpu m3|m4; 0 / -1. */
+/* Parse --cpu m3|m4|m4f (the models that run); 0 / -1. */
 int cli_parse_model(const char *s, int *model);
 
 #endif

@@ -27,7 +27,7 @@ static const char record_usage[] =
 	"\n"
 	"board:\n"
 	"  --cores N            number of cores, 1..8 (default 2)\n"
-	"  --cpu m3|m4          core model (default m3)\n"
+	"  --cpu m3|m4|m4f      core model (default m3)\n"
 	"  --seed S             seed of the timing jitter (default 1)\n"
 	"  --jitter N           longest jitter stall in cycles, 0 for none (default 8)\n"
 	"  --max-insns N        stop after N instructions (a partial recording)\n"

@@ -17,22 +17,22 @@ struct fmt {
 	int ahp;   /* ARM alternative half precision: no Inf/NaN */
 };
 
-static const struct fmt F32 = { 23, 8, 0 };
-static const struct fmt F16 = { 10, 5, 0 };
-static const struct fmt F16_AHP = { 10, 5, 1 };
+static const struct fmt F32 = {23, 8, 0};
+static const struct fmt F16 = {10, 5, 0};
+static const struct fmt F16_AHP = {10, 5, 1};
 
 struct up {
 	int cls;
 	int sign;
-	int e;        /* C_NORM: value = sig * 2^e */
+	int e; /* C_NORM: value = sig * 2^e */
 	uint64_t sig;
 	uint32_t raw; /* the packed value (NaNs keep their payload) */
 };
 
 struct sf_env sf_env_of(uint32_t fpscr)
 {
-	struct sf_env e = { (uint8_t)(fpscr >> 22 & 3), (uint8_t)(fpscr >> 24 & 1),
-			    (uint8_t)(fpscr >> 25 & 1), (uint8_t)(fpscr >> 26 & 1), 0 };
+	struct sf_env e = {(uint8_t)(fpscr >> 22 & 3), (uint8_t)(fpscr >> 24 & 1),
+			   (uint8_t)(fpscr >> 25 & 1), (uint8_t)(fpscr >> 26 & 1), 0};
 
 	return e;
 }
@@ -47,7 +47,7 @@ static struct up unpack(struct sf_env *env, const struct fmt *f, uint32_t raw, i
 	int emax = (1 << f->ebits) - 1;
 	uint32_t E = raw >> f->fbits & (uint32_t)emax;
 	uint32_t F = raw & ((1u << f->fbits) - 1);
-	struct up u = { C_NORM, (int)(raw >> (f->fbits + f->ebits) & 1), 0, 0, raw };
+	struct up u = {C_NORM, (int)(raw >> (f->fbits + f->ebits) & 1), 0, 0, raw};
 
 	if (E == (uint32_t)emax && !f->ahp) {
 		if (!F)
@@ -181,7 +181,8 @@ static uint32_t round_pack(struct sf_env *env, const struct fmt *f, int sign, in
 	if (rest)
 		env->flags |= SF_IXC | SF_UFC;
 	/* a carry into bit 62 makes it the smallest normal: E = 1 */
-	return pack(f, sign, (uint32_t)(sig >> 62 & 1), (uint32_t)(sig >> drop) & ((1u << f->fbits) - 1));
+	return pack(f, sign, (uint32_t)(sig >> 62 & 1),
+		    (uint32_t)(sig >> drop) & ((1u << f->fbits) - 1));
 }
 
 static uint32_t quiet32(uint32_t v)
@@ -251,10 +252,12 @@ static uint32_t add_finite(struct sf_env *env, int sa, int ea, uint64_t siga, in
 	}
 	/* down to 63 bits, keeping a sticky bit */
 	{
-		int hi = 127 - (r >> 64 ? __builtin_clzll((uint64_t)(r >> 64)) : 64 + __builtin_clzll((uint64_t)r));
+		int hi = 127 - (r >> 64 ? __builtin_clzll((uint64_t)(r >> 64))
+					: 64 + __builtin_clzll((uint64_t)r));
 		int sh = hi > 62 ? hi - 62 : 0;
-		uint64_t s = sh ? (uint64_t)(r >> sh) | ((r & (((unsigned __int128)1 << sh) - 1)) != 0)
-				: (uint64_t)r;
+		uint64_t s =
+		    sh ? (uint64_t)(r >> sh) | ((r & (((unsigned __int128)1 << sh) - 1)) != 0)
+		       : (uint64_t)r;
 
 		return round_pack(env, &F32, sign, e + sh, s, env->fz);
 	}
@@ -491,7 +494,7 @@ uint32_t sf32_to_int(struct sf_env *env, uint32_t ra, enum sf_round rm, int sign
 	if (a.cls == C_INF) {
 		env->flags |= SF_IOC;
 		if (a.sign)
-			return sign ? (uint32_t)-(int64_t)(max + 1) : 0;
+			return sign ? (uint32_t) - (int64_t)(max + 1) : 0;
 		return (uint32_t)max;
 	}
 	e = a.e + fbits;
@@ -520,9 +523,9 @@ uint32_t sf32_to_int(struct sf_env *env, uint32_t ra, enum sf_round rm, int sign
 	if (a.sign) {
 		if (!sign || mag > max + 1) {
 			env->flags |= SF_IOC;
-			return sign ? (uint32_t)-(int64_t)(max + 1) : 0;
+			return sign ? (uint32_t) - (int64_t)(max + 1) : 0;
 		}
-		res = (uint32_t)-(int64_t)mag;
+		res = (uint32_t) - (int64_t)mag;
 	} else {
 		if (mag > max) {
 			env->flags |= SF_IOC;
@@ -540,7 +543,7 @@ uint32_t sf32_to_int(struct sf_env *env, uint32_t ra, enum sf_round rm, int sign
 uint32_t sf32_from_int(struct sf_env *env, uint32_t v, int sign, int fbits)
 {
 	int neg = sign && (int32_t)v < 0;
-	uint64_t mag = neg ? (uint64_t)-(int64_t)(int32_t)v : v;
+	uint64_t mag = neg ? (uint64_t) - (int64_t)(int32_t)v : v;
 
 	if (!mag)
 		return 0;
@@ -570,8 +573,7 @@ uint16_t sf32_to_f16(struct sf_env *env, uint32_t ra)
 			return (uint16_t)maxnorm_of(h, a.sign) | 0x7c00;
 		}
 		return (uint16_t)inf_of(h, a.sign);
-	case C_ZERO:
-		return (uint16_t)zero_of(h, a.sign);
+	case C_ZERO: return (uint16_t)zero_of(h, a.sign);
 	}
 	/* the result is never flushed: QEMU clears FZ for this conversion */
 	return (uint16_t)round_pack(env, h, a.sign, a.e, a.sig, 0);
@@ -591,10 +593,8 @@ uint32_t sf16_to_f32(struct sf_env *env, uint16_t hv)
 		if (env->dn)
 			return SF32_DEFAULT_NAN;
 		return (uint32_t)a.sign << 31 | 0x7fc00000u | (uint32_t)(hv & 0x1ff) << 13;
-	case C_INF:
-		return inf_of(&F32, a.sign);
-	case C_ZERO:
-		return zero_of(&F32, a.sign);
+	case C_INF: return inf_of(&F32, a.sign);
+	case C_ZERO: return zero_of(&F32, a.sign);
 	}
 	return round_pack(env, &F32, a.sign, a.e, a.sig, 0);
 }

@@ -38,10 +38,10 @@
 enum sf_round { SF_RN = 0, SF_RP = 1, SF_RM = 2, SF_RZ = 3 };
 
 struct sf_env {
-	uint8_t rmode; /* enum sf_round */
-	uint8_t fz;    /* flush to zero */
-	uint8_t dn;    /* default NaN */
-	uint8_t ahp;   /* alternative half precision */
+	uint8_t rmode;	/* enum sf_round */
+	uint8_t fz;	/* flush to zero */
+	uint8_t dn;	/* default NaN */
+	uint8_t ahp;	/* alternative half precision */
 	uint32_t flags; /* SF_* raised, cumulative */
 };
 

@@ -128,7 +128,7 @@ static int ldst(struct isa_cpu *c, const struct isa_insn *in)
 					return r;
 				c->s.fpr[first + i] = v;
 			} else if ((r = isa_store(c, addr + 4 * i, 4, c->s.fpr[first + i],
-						 ISA_ACC_STORE))) {
+						  ISA_ACC_STORE))) {
 				return r;
 			}
 		}
@@ -150,7 +150,7 @@ static int ldst(struct isa_cpu *c, const struct isa_insn *in)
 				return r;
 			c->s.fpr[first + i] = v;
 		} else if ((r = isa_store(c, addr + 4 * i, 4, c->s.fpr[first + i],
-					 ISA_ACC_STORE))) {
+					  ISA_ACC_STORE))) {
 			return r;
 		}
 	}
@@ -255,12 +255,8 @@ static int dp(struct isa_cpu *c, const struct isa_insn *in)
 		break;
 	case 0xb: /* other, op = 1 */
 		switch (opc2) {
-		case 0x0: /* VMOV Sd, Sm / VABS */
-			f[sd] = bit7 ? m & 0x7fffffffu : m;
-			break;
-		case 0x1: /* VNEG / VSQRT */
-			f[sd] = bit7 ? sf32_sqrt(&env_, m) : fneg(m);
-			break;
+		case 0x0: /* VMOV Sd, Sm / VABS */ f[sd] = bit7 ? m & 0x7fffffffu : m; break;
+		case 0x1: /* VNEG / VSQRT */ f[sd] = bit7 ? sf32_sqrt(&env_, m) : fneg(m); break;
 		case 0x2: /* VCVTB/VCVTT.F32.F16: Sd := f32(half of Sm) */
 			f[sd] = sf16_to_f32(&env_, (uint16_t)(bit7 ? m >> 16 : m));
 			break;
@@ -278,7 +274,10 @@ static int dp(struct isa_cpu *c, const struct isa_insn *in)
 		case 0x8: /* VCVT.F32.{S,U}32 Sd, Sm (FPSCR rounding) */
 			f[sd] = sf32_from_int(&env_, m, bit7, 0);
 			break;
-		case 0xa: case 0xb: case 0xe: case 0xf: {
+		case 0xa:
+		case 0xb:
+		case 0xe:
+		case 0xf: {
 			/* VCVT between F32 and fixed point, in place in Sd */
 			unsigned size = bit7 ? 32 : 16, imm = (hw2 & 15) << 1 | (hw2 >> 5 & 1);
 			int uns = opc2 & 1, fbits = (int)size - (int)imm;
@@ -291,23 +290,21 @@ static int dp(struct isa_cpu *c, const struct isa_insn *in)
 			}
 			/* FixedToFP(..., round_to_nearest TRUE): not FPSCR's mode */
 			env_.rmode = SF_RN;
-			f[sd] = sf32_from_int(&env_,
-						      size == 16 ? (uns ? d & 0xffff
-									: (uint32_t)(int32_t)(int16_t)d)
-								 : d,
-						      !uns, fbits);
+			f[sd] = sf32_from_int(
+			    &env_,
+			    size == 16 ? (uns ? d & 0xffff : (uint32_t)(int32_t)(int16_t)d) : d,
+			    !uns, fbits);
 			break;
 		}
-		case 0xc: case 0xd: /* VCVT{R}.{U,S}32.F32 Sd, Sm */
+		case 0xc:
+		case 0xd: /* VCVT{R}.{U,S}32.F32 Sd, Sm */
 			f[sd] = sf32_to_int(&env_, m, bit7 ? SF_RZ : (enum sf_round)env_.rmode,
 					    opc2 & 1, 32, 0);
 			break;
-		default:
-			return unimpl(c, in);
+		default: return unimpl(c, in);
 		}
 		break;
-	default:
-		return unimpl(c, in);
+	default: return unimpl(c, in);
 	}
 	FP_DONE(c);
 	return EX_OK;

@@ -24,15 +24,14 @@
 static void is(uint32_t got, uint32_t want, uint32_t flags, uint32_t want_flags, const char *what)
 {
 	if (!tap_ok(got == want && flags == want_flags, "%s", what))
-		tap_diag("got %08x flags %02x, want %08x flags %02x", got, flags, want,
-			 want_flags);
+		tap_diag("got %08x flags %02x, want %08x flags %02x", got, flags, want, want_flags);
 }
 
-#define CHECK(fpscr, expr, want, wflags, what)                                                 \
-	do {                                                                                   \
-		struct sf_env e = sf_env_of(fpscr);                                            \
-		uint32_t r_ = (expr);                                                          \
-		is(r_, want, e.flags, wflags, what);                                           \
+#define CHECK(fpscr, expr, want, wflags, what)                                                     \
+	do {                                                                                       \
+		struct sf_env e = sf_env_of(fpscr);                                                \
+		uint32_t r_ = (expr);                                                              \
+		is(r_, want, e.flags, wflags, what);                                               \
 	} while (0)
 
 static uint32_t bits(float f)
@@ -107,8 +106,10 @@ static void rounding(void)
 	CHECK(RM, sf32_add(&e, 0x3f800000, 0xbf800000), 0x80000000, 0, "x - x = -0 in RM");
 	CHECK(RN, sf32_mul(&e, 0x7f7fffff, 0x40000000), 0x7f800000, SF_OFC | SF_IXC, "overflow RN");
 	CHECK(RZ, sf32_mul(&e, 0x7f7fffff, 0x40000000), 0x7f7fffff, SF_OFC | SF_IXC, "overflow RZ");
-	CHECK(RP, sf32_mul(&e, 0xff7fffff, 0x40000000), 0xff7fffff, SF_OFC | SF_IXC, "overflow RP-");
-	CHECK(RM, sf32_mul(&e, 0xff7fffff, 0x40000000), 0xff800000, SF_OFC | SF_IXC, "overflow RM-");
+	CHECK(RP, sf32_mul(&e, 0xff7fffff, 0x40000000), 0xff7fffff, SF_OFC | SF_IXC,
+	      "overflow RP-");
+	CHECK(RM, sf32_mul(&e, 0xff7fffff, 0x40000000), 0xff800000, SF_OFC | SF_IXC,
+	      "overflow RM-");
 	CHECK(RN, sf32_div(&e, 0x3f800000, 0), 0x7f800000, SF_DZC, "1 / 0");
 	CHECK(RN, sf32_div(&e, 0x3f800000, 0x40400000), 0x3eaaaaab, SF_IXC, "1/3 RN");
 	CHECK(RZ, sf32_div(&e, 0x3f800000, 0x40400000), 0x3eaaaaaa, SF_IXC, "1/3 RZ");
@@ -125,10 +126,12 @@ static void conversions(void)
 	CHECK(RN, sf32_to_int(&e, 0x3fc00000, SF_RN, 1, 32, 0), 2, SF_IXC, "1.5 -> 2 nearest");
 	CHECK(RN, sf32_to_int(&e, 0x40200000, SF_RN, 1, 32, 0), 2, SF_IXC, "2.5 -> 2 even");
 	CHECK(RN, sf32_to_int(&e, 0xbfc00000, SF_RM, 1, 32, 0), 0xfffffffe, SF_IXC, "-1.5 RM");
-	CHECK(RN, sf32_to_int(&e, 0x4f000000, SF_RZ, 1, 32, 0), 0x7fffffff, SF_IOC, "2^31 saturates");
+	CHECK(RN, sf32_to_int(&e, 0x4f000000, SF_RZ, 1, 32, 0), 0x7fffffff, SF_IOC,
+	      "2^31 saturates");
 	CHECK(RN, sf32_to_int(&e, 0xcf000000, SF_RZ, 1, 32, 0), 0x80000000, 0, "-2^31 fits");
 	CHECK(RN, sf32_to_int(&e, 0xcf000001, SF_RZ, 1, 32, 0), 0x80000000, SF_IOC, "below -2^31");
-	CHECK(RN, sf32_to_int(&e, 0x4f800000, SF_RZ, 0, 32, 0), 0xffffffff, SF_IOC, "2^32 unsigned");
+	CHECK(RN, sf32_to_int(&e, 0x4f800000, SF_RZ, 0, 32, 0), 0xffffffff, SF_IOC,
+	      "2^32 unsigned");
 	CHECK(RN, sf32_to_int(&e, 0xbf800000, SF_RZ, 0, 32, 0), 0, SF_IOC, "-1 unsigned");
 	CHECK(RN, sf32_to_int(&e, 0xbf000000, SF_RZ, 0, 32, 0), 0, SF_IXC, "-0.5 unsigned: 0");
 	CHECK(RN, sf32_to_int(&e, 0x7fc00000, SF_RZ, 1, 32, 0), 0, SF_IOC, "NaN -> 0");
@@ -177,7 +180,7 @@ static uint32_t operand(uint32_t *s)
 	uint32_t v = rng(s);
 
 	switch (v & 7) {
-	case 0: return v & 0x807fffff; /* denormal */
+	case 0: return v & 0x807fffff;		      /* denormal */
 	case 1: return (v & 0x80ffffff) | 0x3f000000; /* near 1 */
 	case 2: return (v & 0x81ffffff) | 0x7e000000; /* huge */
 	default: return v;
@@ -200,13 +203,16 @@ static void random_vs_host(void)
 		case 1: op = "mul", got = sf32_mul(&e, a, b), want = bits(fa * fb); break;
 		case 2: op = "div", got = sf32_div(&e, a, b), want = bits(fa / fb); break;
 		case 3: op = "sqrt", got = sf32_sqrt(&e, a), want = bits(sqrtf(fa)); break;
-		case 4: op = "fma", got = sf32_muladd(&e, a, b, c), want = bits(fmaf(fa, fb, fc)); break;
+		case 4:
+			op = "fma", got = sf32_muladd(&e, a, b, c), want = bits(fmaf(fa, fb, fc));
+			break;
 		}
 		if (isnan(flt(want)))
 			want = SF32_DEFAULT_NAN;
 		if (got != want) {
 			bad = 1;
-			tap_diag("%s(%08x, %08x, %08x): got %08x, host %08x", op, a, b, c, got, want);
+			tap_diag("%s(%08x, %08x, %08x): got %08x, host %08x", op, a, b, c, got,
+				 want);
 		}
 	}
 	tap_ok(!bad, "200000 random add/mul/div/sqrt/fma match the host (RN, DN)");
