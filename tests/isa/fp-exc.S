@@ -91,6 +91,19 @@ reset:
 	isb
 	vmov	r0, s4
 	CHECK	r0, 0x40e00000, 12
+	@ tail chain: the SVC handler (FP used) pends PendSV, taken on its return
+	vmov.f32	s4, #3.0
+	svc	#4
+	vmov	r0, s4
+	CHECK	r0, 0x40400000, 13
+	@ and with LSPEN clear
+	ldr	r0, =FPCCR
+	mov	r1, #0x80000000
+	str	r1, [r0]
+	vmov.f32	s4, #9.0
+	svc	#4
+	vmov	r0, s4
+	CHECK	r0, 0x41100000, 15
 	EXIT_OK
 
 	.thumb_func
@@ -120,6 +133,15 @@ svc_handler:
 	ldr	r3, [r1, #4]		@ FPCAR
 	cmp	r0, #2
 	beq	2f
+	cmp	r0, #4
+	bne	3f
+	ldr	r0, =ICSR
+	mov	r1, #1 << 28
+	str	r1, [r0]
+	vmov.f32	s4, #-2.0
+	vmov.f32	s0, #-2.0
+	bx	lr
+3:
 	mrs	r5, control
 	vmov.f32	s0, #-1.0	@ lazy save happens here (svc 1)
 	vmov.f32	s15, #1.0
