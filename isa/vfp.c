@@ -122,6 +122,8 @@ static int ldst(struct isa_cpu *c, const struct isa_insn *in)
 			return unimpl(c, in);
 		if ((r = fp_check(c)))
 			return r;
+		if (addr & 3) /* VLDR/VSTR need word alignment, whatever CCR says */
+			return isa_fault(c, EXC_USAGEFAULT, UFSR_UNALIGNED, 0);
 		for (unsigned i = 0; i < n; i++) {
 			if (l) {
 				if ((r = isa_load(c, addr + 4 * i, 4, &v, ISA_ACC_LOAD)))
@@ -144,6 +146,8 @@ static int ldst(struct isa_cpu *c, const struct isa_insn *in)
 		return r;
 	base = c->s.r[rn];
 	addr = u ? base : base - 4 * n;
+	if (addr & 3)
+		return isa_fault(c, EXC_USAGEFAULT, UFSR_UNALIGNED, 0);
 	for (unsigned i = 0; i < n; i++) {
 		if (l) {
 			if ((r = isa_load(c, addr + 4 * i, 4, &v, ISA_ACC_LOAD)))

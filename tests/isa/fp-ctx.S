@@ -70,6 +70,14 @@ reset:
 	isb
 	vadd.f32	s0, s5, s5
 	CHECK	r6, 1, 1
+	@ unaligned VLDR, VSTR, VLDM: UsageFault UNALIGNED; the handler skips them
+	adds	r7, #2
+	vldr	s7, [r7]
+	vstr	s7, [r7]
+	vldmia	r7!, {s8-s9}
+	subs	r7, #1
+	vldr	s7, [r7]
+	CHECK	r6, 5, 2
 	EXIT_OK
 
 	.thumb_func
@@ -78,7 +86,13 @@ usage_handler:
 	ldr	r1, [r0]
 	str	r1, [r0]
 	adds	r6, #1
-	mrs	r0, control
+	ldr	r2, =1 << 24		@ UNALIGNED: skip the instruction
+	cmp	r1, r2
+	bne	1f
+	ldr	r0, [sp, #24]
+	adds	r0, #4
+	str	r0, [sp, #24]
+1:	mrs	r0, control
 	bic	r0, r0, #1		@ privileged again
 	msr	control, r0
 	isb
