@@ -139,7 +139,7 @@ static int ldst(struct isa_cpu *c, const struct isa_insn *in)
 	/* VLDM/VSTM IA (P=0 U=1) or DB with writeback (P=1 U=0 W=1) */
 	if (p == u || (p && !w) || rn == 15 || (dbl && (imm8 & 1)))
 		return unimpl(c, in);
-	n = dbl ? imm8 : imm8; /* words */
+	n = imm8; /* words: D registers count two each */
 	if (!n || first + n > 32)
 		return unimpl(c, in);
 	if ((r = fp_check(c)))
