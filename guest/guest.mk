@@ -87,8 +87,9 @@ $(foreach n,$(GUEST_MULTI) $(GUEST_LONG),$(foreach c,$(GUEST_CPUS),$(foreach o,$
 	$(eval $(call GUEST_ELF_RULE,$(GUEST_OUT)/sc/$(n)-$(c)-$(o).elf,$(n),$(c),$(o),sc)))))
 
 # The lists are rewritten whenever an ELF is newer, so they never go stale.
-$(GUEST_OUT)/single.list: $(GUEST_SINGLE_ELFS)
-	@printf '%s\n' $^ > $@
+# single.list also follows this file, which says which builds it holds.
+$(GUEST_OUT)/single.list: $(GUEST_SINGLE_ELFS) guest/guest.mk
+	@printf '%s\n' $(filter %.elf,$^) > $@
 $(GUEST_OUT)/multi.list: $(GUEST_MULTI_ELFS)
 	@printf '%s\n' $^ > $@
 $(GUEST_OUT)/multi-sc.list: $(GUEST_MULTI_SC_ELFS)
