@@ -1,6 +1,6 @@
 #!/bin/sh
 . "$(dirname "$0")/lib.sh"
-test_description 'the ISS matches QEMU instruction by instruction (PC, r0-r15, xPSR)'
+test_description 'the ISS matches QEMU instruction by instruction (PC, r0-r15, xPSR; s0-s31, FPSCR on M4F)'
 
 # Every single-core workload build and every single-core ISA corner program
 # runs on qemu-system-arm (mps2-an385 for Cortex-M3, mps2-an386 for M4/M4F) and
