@@ -392,6 +392,14 @@ static size_t format_regs(struct isa_cpu *cpu, char *buf)
 	for (int r = 0; r < 15; r++)
 		p = hex8(p, isa_cpu_get(cpu, r));
 	p = hex8(p, isa_cpu_get(cpu, ISA_R_XPSR));
+	/* a core with an FPU: then s0..s31 and FPSCR, as qemulog --fpu */
+	{
+		uint32_t fp[ISA_NFPREGS];
+		unsigned n = isa_cpu_get_fp(cpu, fp);
+
+		for (unsigned i = 0; i < n; i++)
+			p = hex8(p, fp[i]);
+	}
 	p[-1] = '\n';
 	return p - buf;
 }
@@ -400,7 +408,7 @@ int board_step(struct board *b, int *status)
 {
 	struct isa_step st;
 	struct isa_cpu *cpu;
-	char line[18 * 9];
+	char line[(18 + ISA_NFPREGS) * 9];
 	size_t len = 0;
 	int i = board_sched_pick(&b->sched);
 

@@ -16,7 +16,7 @@ int cli_parse_model(const char *s, int *model)
 	char names[128], running[64];
 
 	isa_model_names(names, sizeof(names), ", ");
-	isa_model_running_names(running, sizeof(running), " and ");
+	isa_model_running_names(running, sizeof(running), ", ");
 	if (isa_model_parse(s, &m))
 		return error("--cpu: unknown core '%s' (one of %s)", s, names);
 	if (!isa_model_info(m)->runs)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "isa/isa_priv.h"
+#include "isa/model.h"
 
 struct isa_cpu *isa_cpu_new(int core, enum isa_model model, struct isa_decoder *d,
 			    const struct isa_bus *bus)
@@ -46,6 +47,15 @@ int isa_cpu_reset(struct isa_cpu *c, uint32_t vtor)
 	c->s.apsr = APSR_Z;
 	c->s.tbit_clear = !(pc & 1);
 	return 0;
+}
+
+unsigned isa_cpu_get_fp(const struct isa_cpu *c, uint32_t v[ISA_NFPREGS])
+{
+	if (isa_model_info(c->model)->fpu == ISA_FPU_NONE)
+		return 0;
+	memcpy(v, c->s.fpr, sizeof(c->s.fpr));
+	v[32] = c->s.fpscr;
+	return ISA_NFPREGS;
 }
 
 int isa_cpu_core(const struct isa_cpu *cpu)
@@ -121,7 +131,7 @@ void isa_cpu_set(struct isa_cpu *c, enum isa_reg r, uint32_t v)
 	case ISA_R_BASEPRI: c->s.basepri = v & 0xff; break;
 	case ISA_R_FAULTMASK: c->s.faultmask = v & 1; break;
 	case ISA_R_CONTROL:
-		c->s.control = v & 1;
+		c->s.control = v & (isa_model_info(c->model)->fpu != ISA_FPU_NONE ? 5 : 1);
 		isa_select_sp(c, v >> 1 & 1);
 		break;
 	default:
@@ -137,9 +147,16 @@ void isa_cpu_trace_regs(const struct isa_cpu *c, FILE *f)
 
 	fprintf(f,
 		"%08x %08x %08x %08x %08x %08x %08x %08x %08x %08x %08x %08x %08x %08x %08x "
-		"%08x %08x %08x\n",
+		"%08x %08x %08x",
 		c->core, r[15], r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9],
 		r[10], r[11], r[12], r[13], r[14], isa_xpsr(c));
+	/* with an FPU, then s0..s31 and FPSCR (tools/qemulog --fpu writes the same) */
+	if (isa_model_info(c->model)->fpu != ISA_FPU_NONE) {
+		for (int i = 0; i < 32; i++)
+			fprintf(f, " %08x", c->s.fpr[i]);
+		fprintf(f, " %08x", c->s.fpscr);
+	}
+	fputc('\n', f);
 }
 
 size_t isa_cpu_state_size(void)

@@ -16,6 +16,7 @@
 #include <sys/mman.h>
 
 #include "isa/isa_priv.h"
+#include "isa/model.h"
 
 #define DC_TABLE_BYTES ((size_t)(1u << (32 - DC_PAGE_BITS)) * sizeof(struct isa_insn *))
 
@@ -169,7 +170,7 @@ static int is_multi(unsigned id)
 	return 0;
 }
 
-static int exec_unimplemented(struct isa_cpu *c, const struct isa_insn *in)
+int isa_exec_unimplemented(struct isa_cpu *c, const struct isa_insn *in)
 {
 	char text[192] = "?";
 	cs_insn *ci;
@@ -263,8 +264,9 @@ static void convert(struct isa_decoder *d, struct isa_insn *in, const cs_insn *c
 		in->imm_carry = imm_carry_of(in->raw, in->size, in->op[in->nops - 1].imm);
 	in->fn = isa_exec_table[ci->id] ? isa_exec_table[ci->id] : isa_dsp_table[ci->id];
 	if (!in->fn)
-		in->fn = exec_unimplemented;
-	(void)d;
+		in->fn = isa_exec_unimplemented;
+	if (isa_is_vfp(in->raw, in->size))
+		in->fn = isa_model_info(d->model)->fpu != ISA_FPU_NONE ? isa_exec_vfp : isa_exec_nocp;
 }
 
 static int fetch_insn(const struct isa_bus *bus, uint32_t pc, uint32_t *raw, unsigned *size)
@@ -310,6 +312,9 @@ static void decode_into(struct isa_decoder *d, struct isa_insn *in, uint32_t pc,
 	}
 	if (cs_disasm(d->cs, b, size, pc, 1, &ci) != 1) {
 		in->fn = exec_undecodable;
+		if (isa_is_vfp(raw, size)) /* the FP handler reports what it lacks */
+			in->fn = isa_model_info(d->model)->fpu != ISA_FPU_NONE ? isa_exec_vfp
+										: isa_exec_nocp;
 		return;
 	}
 	convert(d, in, ci);

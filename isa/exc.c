@@ -18,11 +18,19 @@
 #define SHCSR_ENA_USG (1u << 18)
 #define HFSR_FORCED (1u << 30)
 
+static int has_fpu(const struct isa_cpu *c)
+{
+	return isa_model_info(c->model)->fpu != ISA_FPU_NONE;
+}
+
 void isa_scs_reset(struct isa_cpu *c)
 {
 	memset(&c->s.scs, 0, sizeof(c->s.scs));
 	c->s.scs.ccr = CCR_STKALIGN; /* QEMU's reset value (ARM's recommendation) */
 	c->s.scs.syst_csr = 1u << 2; /* CLKSOURCE: the processor clock */
+	/* FP extension: QEMU's reset, automatic and lazy state preservation on */
+	if (has_fpu(c))
+		c->s.fpccr = FPCCR_ASPEN | FPCCR_LSPEN;
 }
 
 /* Raw priority of exception n (B1.5.4): fixed for Reset/NMI/HardFault. */
@@ -153,23 +161,79 @@ int isa_fault(struct isa_cpu *c, int exc, uint32_t cfsr_bits, uint32_t addr)
 	return EX_FAULT;
 }
 
-/* ExceptionEntry (B1.5.6): stack the frame, then ExceptionTaken. */
+/*
+ * FPCCR on an entry that defers the FP save (QEMU's v7m_update_fpccr for
+ * ARMv7-M): where the save goes and the state the save will need.
+ */
+static void lazy_fpccr(struct isa_cpu *c, uint32_t fpcar)
+{
+	uint32_t v = c->s.fpccr & ~(FPCCR_LSPACT | FPCCR_USER | FPCCR_THREAD | FPCCR_HFRDY |
+				    FPCCR_MMRDY | FPCCR_BFRDY | FPCCR_MONRDY | FPCCR_UFRDY);
+	int ep = exec_prio(c);
+
+	c->s.fpcar = fpcar & ~7u;
+	v |= FPCCR_LSPACT;
+	if (!c->s.ipsr && (c->s.control & 1))
+		v |= FPCCR_USER;
+	if (!c->s.ipsr)
+		v |= FPCCR_THREAD;
+	if (ep > -1)
+		v |= FPCCR_HFRDY;
+	if ((c->s.scs.shcsr & SHCSR_ENA_BUS) && exc_prio(c, EXC_BUSFAULT) < ep)
+		v |= FPCCR_BFRDY;
+	if ((c->s.scs.shcsr & SHCSR_ENA_MEM) && exc_prio(c, EXC_MEMMANAGE) < ep)
+		v |= FPCCR_MMRDY;
+	if ((c->s.scs.shcsr & SHCSR_ENA_USG) && exc_prio(c, EXC_USAGEFAULT) < ep)
+		v |= FPCCR_UFRDY; /* QEMU sets it on ARMv7-M too */
+	c->s.fpccr = v;
+}
+
+/*
+ * ExceptionEntry (B1.5.6): stack the frame, then ExceptionTaken. With an
+ * active FP context (CONTROL.FPCA) the frame is the extended one: 8 words,
+ * S0-S15, FPSCR and a reserved word; S0-S15/FPSCR are written now, or, with
+ * FPCCR.LSPEN, later by the handler's first FP instruction (vfp.c).
+ */
 static int exception_entry(struct isa_cpu *c, unsigned n, struct isa_step *out)
 {
+	int fp = has_fpu(c) && (c->s.control & CONTROL_FPCA);
+	uint32_t size = fp ? 0x68 : 0x20;
 	uint32_t sp = c->s.r[13], ret = c->s.r[15];
-	int align = (sp & 4) && (c->s.scs.ccr & CCR_STKALIGN);
-	uint32_t frame = (sp - 0x20) & ~(align ? 7u : 3u);
-	uint32_t xpsr = isa_xpsr(c) | (align ? 1u << 9 : 0);
-	uint32_t regs[8] = { c->s.r[0], c->s.r[1], c->s.r[2], c->s.r[3],
-			     c->s.r[12], c->s.r[14], ret, xpsr };
-	uint32_t exc_return, vec;
+	int align = ((sp - size) & 4) && (c->s.scs.ccr & CCR_STKALIGN);
+	uint32_t frame = (sp - size) & ~3u;
+	uint32_t xpsr, exc_return, vec;
+	uint32_t regs[8];
 
+	if (align)
+		frame -= 4;
+	xpsr = isa_xpsr(c) | (align ? 1u << 9 : 0);
+	regs[0] = c->s.r[0], regs[1] = c->s.r[1], regs[2] = c->s.r[2], regs[3] = c->s.r[3];
+	regs[4] = c->s.r[12], regs[5] = c->s.r[14], regs[6] = ret, regs[7] = xpsr;
 	for (int i = 0; i < 8; i++)
 		if (c->bus->write(c->bus->ctx, c, frame + 4 * i, 4, regs[i], ISA_ACC_STACK) !=
 		    ISA_BUS_OK)
 			return error("isa: core %d: stacking fault at 0x%08x entering "
 				     "exception %u from pc 0x%08x",
 				     c->core, frame + 4 * i, n, ret);
+	if (fp) {
+		if (c->s.fpccr & FPCCR_LSPEN) {
+			lazy_fpccr(c, frame + 0x20);
+		} else {
+			for (int i = 0; i < 17; i++) {
+				uint32_t a = frame + 0x20 + 4 * i;
+
+				if (c->bus->write(c->bus->ctx, c, a, 4,
+						  i < 16 ? c->s.fpr[i] : c->s.fpscr,
+						  ISA_ACC_STACK) != ISA_BUS_OK)
+					return error("isa: core %d: FP stacking fault at 0x%08x "
+						     "entering exception %u from pc 0x%08x",
+						     c->core, a, n, ret);
+			}
+			/* then, as QEMU's v7m_push_stack does, S0-S15 and FPSCR read 0 */
+			memset(c->s.fpr, 0, 16 * sizeof(c->s.fpr[0]));
+			c->s.fpscr = 0;
+		}
+	}
 	if (c->bus->read(c->bus->ctx, c, c->s.scs.vtor + 4 * n, 4, &vec, ISA_ACC_VECTOR) !=
 	    ISA_BUS_OK)
 		return error("isa: core %d: cannot read vector %u at 0x%08x", c->core, n,
@@ -179,7 +243,10 @@ static int exception_entry(struct isa_cpu *c, unsigned n, struct isa_step *out)
 		exc_return = 0xfffffff1u;
 	else
 		exc_return = isa_sp_is_psp(c) ? 0xfffffffdu : 0xfffffff9u;
+	if (fp)
+		exc_return &= ~0x10u; /* FType 0: an extended frame */
 	isa_select_sp(c, 0); /* thread mode on PSP: switch to MSP */
+	c->s.control &= ~CONTROL_FPCA;
 	c->s.r[14] = exc_return;
 	c->s.r[15] = vec & ~1u;
 	c->s.tbit_clear = !(vec & 1);
@@ -243,6 +310,7 @@ static int tail_chain(struct isa_cpu *c, uint32_t v)
 	    ISA_BUS_OK)
 		return 0; /* let the ordinary return and entry report it */
 	c->s.r[14] = v;
+	c->s.control &= ~CONTROL_FPCA;
 	c->next_pc = vec & ~1u;
 	c->branched = 1;
 	c->exc_return = 1;
@@ -262,9 +330,11 @@ int isa_exception_return(struct isa_cpu *c, uint32_t v)
 {
 	unsigned kind = v & 0xf, n = c->s.ipsr;
 	int psp = kind == 0xd, to_thread = kind == 0x9 || kind == 0xd;
+	int ftype = v >> 4 & 1; /* 0: an extended (FP) frame */
 	uint32_t frame, f[8], sp;
 
-	if ((v & 0x0ffffff0u) != 0x0ffffff0u || !(kind == 0x1 || to_thread) || !is_active(c, n))
+	if ((v & 0x0fffffe0u) != 0x0fffffe0u || (!ftype && !has_fpu(c)) ||
+	    !(kind == 0x1 || to_thread) || !is_active(c, n))
 		return isa_fault(c, EXC_USAGEFAULT, UFSR_INVPC, 0);
 	/* DeActivate: FAULTMASK clears on return from anything but NMI */
 	set_active(c, n, 0);
@@ -279,7 +349,27 @@ int isa_exception_return(struct isa_cpu *c, uint32_t v)
 			return error("isa: core %d: unstacking fault at 0x%08x returning from "
 				     "exception %u",
 				     c->core, frame + 4 * i, n);
-	sp = frame + 0x20 + ((f[7] >> 9 & 1) && (c->s.scs.ccr & CCR_STKALIGN) ? 4 : 0);
+	if (!ftype) {
+		if (c->s.fpccr & FPCCR_LSPACT) {
+			/* never saved: the registers still hold the context */
+			c->s.fpccr &= ~FPCCR_LSPACT;
+		} else {
+			uint32_t fr[17];
+
+			for (int i = 0; i < 17; i++)
+				if (c->bus->read(c->bus->ctx, c, frame + 0x20 + 4 * i, 4, &fr[i],
+						 ISA_ACC_UNSTACK) != ISA_BUS_OK)
+					return error("isa: core %d: FP unstacking fault at 0x%08x "
+						     "returning from exception %u",
+						     c->core, frame + 0x20 + 4 * i, n);
+			memcpy(c->s.fpr, fr, sizeof(uint32_t) * 16);
+			c->s.fpscr = fr[16] & FPSCR_MASK;
+		}
+	}
+	if (has_fpu(c))
+		c->s.control = ftype ? c->s.control & ~CONTROL_FPCA : c->s.control | CONTROL_FPCA;
+	sp = frame + (ftype ? 0x20 : 0x68) +
+	     ((f[7] >> 9 & 1) && (c->s.scs.ccr & CCR_STKALIGN) ? 4 : 0);
 	if (psp)
 		c->s.other_sp = sp;
 	else
@@ -429,6 +519,16 @@ static uint32_t scs_word(struct isa_cpu *c, uint32_t a)
 	case 0xe000ed34: return s->mmfar;
 	case 0xe000ed38: return s->bfar;
 	}
+	if (has_fpu(c)) {
+		switch (a) {
+		case 0xe000ed88: return c->s.cpacr;
+		case 0xe000ef34: return c->s.fpccr;
+		case 0xe000ef38: return c->s.fpcar;
+		case 0xe000ef3c: return c->s.fpdscr;
+		case 0xe000ef40: return 0x10110021u; /* MVFR0, as QEMU's cortex-m4 */
+		case 0xe000ef44: return 0x11000011u; /* MVFR1 */
+		}
+	}
 	if (a >= 0xe000e400 && a < 0xe000e400 + ISA_NIRQ)
 		return bytes_word(&s->nvic_prio[a - 0xe000e400]);
 	return 0; /* reserved and unmodelled registers read as zero */
@@ -491,6 +591,22 @@ static void scs_write_word(struct isa_cpu *c, uint32_t a, uint32_t v)
 	case 0xe000ed2c: s->hfsr &= ~v; return;
 	case 0xe000ed34: s->mmfar = v; return;
 	case 0xe000ed38: s->bfar = v; return;
+	case 0xe000ed88:
+		if (has_fpu(c))
+			c->s.cpacr = v & 0x00f00000u; /* CP10 and CP11 only */
+		return;
+	case 0xe000ef34:
+		if (has_fpu(c))
+			c->s.fpccr = v & FPCCR_V7M_MASK;
+		return;
+	case 0xe000ef38:
+		if (has_fpu(c))
+			c->s.fpcar = v & ~7u;
+		return;
+	case 0xe000ef3c:
+		if (has_fpu(c))
+			c->s.fpdscr = v & 0x07c00000u;
+		return;
 	case 0xe000ef00:
 		if ((v & 0x1ff) < ISA_NIRQ)
 			set_pending(c, 16 + (v & 0x1ff), 1);

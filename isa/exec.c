@@ -1060,6 +1060,8 @@ static int x_msr(struct isa_cpu *c, const struct isa_insn *in)
 			break;
 		case 4:
 			c->s.control = (c->s.control & ~1u) | (v & 1);
+			if (isa_model_info(c->model)->fpu != ISA_FPU_NONE)
+				c->s.control = (c->s.control & ~CONTROL_FPCA) | (v & CONTROL_FPCA);
 			if (!c->s.ipsr)
 				isa_select_sp(c, v >> 1 & 1);
 			break;

@@ -217,9 +217,15 @@ enum isa_reg {
 uint32_t isa_cpu_get(const struct isa_cpu *cpu, enum isa_reg r);
 void isa_cpu_set(struct isa_cpu *cpu, enum isa_reg r, uint32_t v);
 int isa_cpu_core(const struct isa_cpu *cpu);
+/* FP registers: s0..s31 then FPSCR into v; returns ISA_NFPREGS, or 0 without an FPU. */
+#define ISA_NFPREGS 33
+unsigned isa_cpu_get_fp(const struct isa_cpu *cpu, uint32_t v[ISA_NFPREGS]);
 uint64_t isa_cpu_icount(const struct isa_cpu *cpu);
 
-/* Write the trace-regs line (core pc r0..r12 sp lr xpsr) for the current state. */
+/*
+ * Write the trace-regs line (core pc r0..r12 sp lr xpsr; then s0..s31 fpscr
+ * on a model with an FPU) for the current state.
+ */
 void isa_cpu_trace_regs(const struct isa_cpu *cpu, FILE *f);
 
 /*

@@ -121,6 +121,13 @@ struct isa_state {
 	struct isa_scs scs;
 	uint64_t icount;
 	uint64_t tick_frac; /* SysTick cycles not yet applied */
+	/* FP extension (models with an FPU; zero otherwise) */
+	uint32_t fpr[32];  /* S0-S31 (D0-D15 as pairs) */
+	uint32_t fpscr;
+	uint32_t cpacr;    /* 0xE000ED88: CP10/CP11 access, bits 23:20 */
+	uint32_t fpccr;    /* 0xE000EF34 */
+	uint32_t fpcar;    /* 0xE000EF38: where the lazy save goes */
+	uint32_t fpdscr;   /* 0xE000EF3C: FPSCR of a new FP context */
 };
 
 struct isa_cpu {
@@ -157,6 +164,21 @@ static inline int cond_pass(uint32_t apsr, unsigned cond)
 	return (cond & 1) ? !r : r;
 }
 
+#define CONTROL_FPCA (1u << 2)
+#define FPCCR_LSPACT (1u << 0)
+#define FPCCR_USER (1u << 1)
+#define FPCCR_THREAD (1u << 3)
+#define FPCCR_HFRDY (1u << 4)
+#define FPCCR_MMRDY (1u << 5)
+#define FPCCR_BFRDY (1u << 6)
+#define FPCCR_MONRDY (1u << 8)
+#define FPCCR_UFRDY (1u << 10)
+#define FPCCR_LSPEN (1u << 30)
+#define FPCCR_ASPEN (1u << 31)
+#define FPCCR_V7M_MASK 0xc000017bu
+/* FPSCR bits that hold state: NZCV, AHP, DN, FZ, RMode, cumulative flags */
+#define FPSCR_MASK 0xf7c0009fu
+
 #define APSR_N (1u << 31)
 #define APSR_Z (1u << 30)
 #define APSR_C (1u << 29)
@@ -184,7 +206,14 @@ extern const isa_exec_fn isa_dsp_table[ARM_INS_ENDING];
 /* Shared helpers that dsp.c uses too. */
 void isa_wreg(struct isa_cpu *c, unsigned n, uint32_t v);
 
+/* vfp.c: the FP extension, decoded from the raw bits */
+int isa_is_vfp(uint32_t raw, unsigned size);
+int isa_exec_vfp(struct isa_cpu *c, const struct isa_insn *in);
+int isa_exec_nocp(struct isa_cpu *c, const struct isa_insn *in);
+
 /* decode.c */
+/* Report an instruction the ISS does not implement (core, pc, encoding, text). */
+int isa_exec_unimplemented(struct isa_cpu *c, const struct isa_insn *in);
 const struct isa_insn *isa_decode(struct isa_decoder *d, const struct isa_bus *bus,
 				  uint32_t pc, int *err);
 

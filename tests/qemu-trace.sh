@@ -3,8 +3,9 @@
 # raptor's trace-regs format (one line per instruction, registers before it).
 #
 # Usage: tests/qemu-trace.sh ELF OUT [CPU]
-#   CPU  m3 (mps2-an385) or m4 (mps2-an386); default m4 if the ELF's name
-#        matches *-m4-*, else m3.
+#   CPU  m3 (mps2-an385), m4 or m4f (mps2-an386, a Cortex-M4 with FPv4-SP;
+#        m4f also logs s0-s31 and FPSCR); default m4f if the ELF's name
+#        matches *-m4f-* or fp-*, m4 if *-m4-*, else m3.
 #   OUT  a file or a FIFO; '-' for standard output.
 # The log goes through a FIFO into $BUILD/qemulog, so it never touches disk.
 # The guest's console/semihosting output goes to standard output (standard
@@ -21,13 +22,14 @@
 set -u
 
 usage() {
-	echo "usage: $0 ELF OUT [m3|m4]" >&2
+	echo "usage: $0 ELF OUT [m3|m4|m4f]" >&2
 	exit 125
 }
 [ $# -ge 2 ] && [ $# -le 3 ] || usage
 elf=$1 out=$2 cpu=${3:-}
 if [ -z "$cpu" ]; then
 	case ${elf##*/} in
+	*-m4f-*|fp-*) cpu='m4f' ;;
 	*-m4-*) cpu='m4' ;;
 	*) cpu='m3' ;;
 	esac
@@ -35,8 +37,14 @@ fi
 case $cpu in
 m3) machine=mps2-an385 ;;
 m4) machine=mps2-an386 ;;
-*) echo "qemu-trace: unknown CPU '$cpu' (m3 or m4)" >&2; exit 125 ;;
+m4f) machine=mps2-an386 ;;
+*) echo "qemu-trace: unknown CPU '$cpu' (m3, m4 or m4f)" >&2; exit 125 ;;
 esac
+# With an FPU, QEMU's -d fpu dump and qemulog --fpu add s0-s31 and FPSCR.
+logitems=exec,cpu,nochain fpu=
+if [ "$cpu" = m4f ]; then
+	logitems=exec,cpu,fpu,nochain fpu=--fpu
+fi
 [ -r "$elf" ] || { echo "qemu-trace: cannot read ELF '$elf'" >&2; exit 125; }
 
 build=${BUILD:-build}
@@ -61,10 +69,10 @@ trap cleanup EXIT
 mkfifo "$fifo" || exit 125
 
 if [ "$out" = - ]; then
-	"$qemulog" "$fifo" &
+	"$qemulog" $fpu "$fifo" &
 	guest_out=2
 else
-	"$qemulog" -o "$out" "$fifo" &
+	"$qemulog" $fpu -o "$out" "$fifo" &
 	guest_out=1
 fi
 conv_pid=$!
@@ -73,7 +81,7 @@ conv_pid=$!
 # qemulog then sees end-of-file even if QEMU never gets to open its log.
 # shellcheck disable=SC2086 # QEMU_ARGS is a word list
 timeout "$limit" "$qemu" -M "$machine" -nographic -semihosting -singlestep \
-	-d exec,cpu,nochain -D "$fifo" ${QEMU_ARGS:-} -kernel "$elf" \
+	-d "$logitems" -D "$fifo" ${QEMU_ARGS:-} -kernel "$elf" \
 	4>"$fifo" </dev/null >&$guest_out &
 qemu_pid=$!
 

@@ -1,9 +1,9 @@
 #!/bin/sh
 . "$(dirname "$0")/lib.sh"
-test_description 'the ISS matches QEMU instruction by instruction (PC, r0-r15, xPSR)'
+test_description 'the ISS matches QEMU instruction by instruction (PC, r0-r15, xPSR; s0-s31, FPSCR on M4F)'
 
 # Every single-core workload build and every single-core ISA corner program
-# runs on qemu-system-arm (mps2-an385 for Cortex-M3, mps2-an386 for M4) and
+# runs on qemu-system-arm (mps2-an385 for Cortex-M3, mps2-an386 for M4/M4F) and
 # on raptor; tests/diff-qemu.sh compares the two traces as they stream.
 
 test_require qemu-system-arm "$BUILD/qemulog" "$BUILD/tracecmp" "$RAPTOR"
@@ -17,9 +17,11 @@ test_expect_success 'setup: the list of programs' '
 	test_sample elfs
 '
 
-# dsp-* programs are Cortex-M4 ones; the workloads say it in their name.
+# dsp-* programs are Cortex-M4 ones, fp-* Cortex-M4F (hard float, FP
+# registers compared too); the workloads say it in their name.
 cpu_of() {
 	case ${1##*/} in
+	fp-*|*-m4f-*) echo m4f ;;
 	dsp-*|*-m4-*) echo m4 ;;
 	*) echo m3 ;;
 	esac

@@ -1,6 +1,6 @@
 #!/bin/sh
 . "$(dirname "$0")/lib.sh"
-test_description 'ISA corner programs: IT and flags, TBB/TBH, PSP and nested exceptions, unaligned rules, division by zero, DSP, the cross-core exclusive monitor'
+test_description 'ISA corner programs: IT and flags, TBB/TBH, PSP and nested exceptions, unaligned rules, division by zero, DSP, the FP extension, the cross-core exclusive monitor'
 
 # Each program checks itself and exits 0; a failed check exits with its
 # number. tests/t0100 also compares the single-core ones with QEMU.
@@ -22,6 +22,26 @@ test_expect_success 'dsp-test: DSP instructions are UNDEFINED on Cortex-M3 (Hard
 	{ "$RAPTOR" run $I/dsp-test.elf --cores 1 --force-cpu m3 >out 2>err; rc=$?; } &&
 	test $rc = 90 &&
 	grep "dsp-test.elf: built for Cortex-M4 (v7E-M); running it on a Cortex-M3 as --force-cpu says, though it has no DSP extension" err
+'
+
+for t in fp-arith fp-exc fp-ctx fp-random; do
+	test_expect_success "$t passes on Cortex-M4F" "
+		\"\$RAPTOR\" run $I/$t.elf --cores 1 --cpu m4f
+	"
+done
+
+test_expect_success 'fp-exc: the simple engine (white-box) gives the same trace' '
+	"$RAPTOR" run $I/fp-exc.elf --cores 1 --cpu m4f --trace-regs fast &&
+	RAPTOR_SIMPLE_ENGINE=1 "$RAPTOR" run $I/fp-exc.elf --cores 1 --cpu m4f --trace-regs simple &&
+	test_cmp fast simple &&
+	test $(head -n 1 fast | wc -w) = 51
+'
+
+test_expect_success 'fp-arith: without an FPU, FP instructions are NOCP faults (HardFault, status 99)' '
+	{ "$RAPTOR" run $I/fp-arith.elf --cores 1 --force-cpu m4 >out 2>err; rc=$?; } &&
+	test $rc = 99 &&
+	"$RAPTOR" run $I/fp-arith.elf --cores 1 --force-cpu m4 --trace-regs t >/dev/null 2>&1;
+	test $(head -n 1 t | wc -w) = 18
 '
 
 test_expect_success 'wfi-primask: WFI wakes for an interrupt PRIMASK holds back' '

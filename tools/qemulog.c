@@ -41,7 +41,10 @@
 #include <unistd.h>
 
 #define REC_FIELDS 18
-#define REC_LEN (REC_FIELDS * 9) /* "%08x " * 17 + "%08x\n" */
+#define REC_FIELDS_FPU (REC_FIELDS + 33) /* then s0..s31 fpscr (--fpu) */
+#define REC_MAX (REC_FIELDS_FPU * 9)
+/* "%08x " * (fields - 1) + "%08x\n" */
+static size_t rec_fields = REC_FIELDS, rec_len = REC_FIELDS * 9;
 #define MAX_LINE (64u << 20)
 
 /* TranslationBlock cflags bits in QEMU 7.2 (include/exec/exec-all.h). */
@@ -208,6 +211,40 @@ static void parse_rline(const char *line, size_t len, int first, char *rec)
 	}
 }
 
+/*
+ * With --fpu, -d fpu's dump follows the XPSR line: 16 lines
+ * "sNN=%08x sNN=%08x dNN=%016x" and "FPSCR: %08x". Into fields 18..50.
+ */
+static void parse_fpu(char *rec, unsigned long long rec_line)
+{
+	size_t len;
+	char *line;
+
+	for (int i = 0; i < 17; i++) {
+		line = next_line(&len);
+		if (!line)
+			bad_line(NULL, 0,
+				 "unexpected end of log: the record of line %llu is incomplete",
+				 rec_line);
+		if (i == 16) {
+			if (len < 15 || memcmp(line, "FPSCR: ", 7) || !is_hex8(line + 7))
+				bad_line(line, len, "expected FPSCR line (-d fpu)");
+			memcpy(rec + 50 * 9, line + 7, 8);
+			break;
+		}
+		for (int k = 0; k < 2; k++) {
+			const char *f = line + 13 * k;
+			int r = 2 * i + k;
+
+			if (len < 26 || f[0] != 's' || f[1] != '0' + r / 10 ||
+			    f[2] != '0' + r % 10 || f[3] != '=' || !is_hex8(f + 4))
+				bad_line(line, len, "expected s%02d s%02d line (-d fpu)", 2 * i,
+					 2 * i + 1);
+			memcpy(rec + (18 + r) * 9, f + 4, 8);
+		}
+	}
+}
+
 static int outfd = 1;
 static char *obuf;
 static size_t ocap = 1u << 20, olen;
@@ -229,14 +266,14 @@ static void flush_out(void)
 
 static void emit(const char *rec)
 {
-	if (ocap - olen < REC_LEN)
+	if (ocap - olen < rec_len)
 		flush_out();
-	memcpy(obuf + olen, rec, REC_LEN);
-	olen += REC_LEN;
+	memcpy(obuf + olen, rec, rec_len);
+	olen += rec_len;
 }
 
 static const char *usage_text =
-    "usage: qemulog [--count] [-o OUT] [LOG]\n"
+    "usage: qemulog [--count] [--fpu] [-o OUT] [LOG]\n"
     "\n"
     "Convert the log of qemu-system-arm -singlestep -d exec,cpu,nochain -D LOG\n"
     "(QEMU 7.2, M profile) from LOG, or standard input if LOG is absent or '-',\n"
@@ -248,6 +285,8 @@ static const char *usage_text =
     "the instruction ran. Input and output are streamed (a FIFO is fine).\n"
     "\n"
     "  --count     print only the number of instructions\n"
+    "  --fpu       the log has -d fpu too (a core with an FPU): append\n"
+    "              <s0> ... <s31> <fpscr> to each line\n"
     "  -o OUT      write to OUT instead of standard output\n"
     "  -h, --help  show this help\n"
     "\n"
@@ -272,6 +311,9 @@ int main(int argc, char **argv)
 			return 0;
 		} else if (!strcmp(a, "--count")) {
 			count_only = 1;
+		} else if (!strcmp(a, "--fpu")) {
+			rec_fields = REC_FIELDS_FPU;
+			rec_len = REC_FIELDS_FPU * 9;
 		} else if (!strcmp(a, "-o")) {
 			if (++i == argc) {
 				fprintf(stderr, "%s: -o needs a file name\n", prog);
@@ -323,15 +365,15 @@ int main(int argc, char **argv)
 		die("out of memory");
 
 	/* The record held back; see the header comment. */
-	char rec[REC_LEN];
+	char rec[REC_MAX];
 	int pending = 0;
 	uint32_t pending_pc = 0;
 	uint64_t pending_tb = 0;
 	unsigned long long pending_line = 0, n_insns = 0;
 
 	memset(rec, '0', sizeof(rec));
-	for (int f = 0; f < REC_FIELDS; f++)
-		rec[f * 9 + 8] = f == REC_FIELDS - 1 ? '\n' : ' ';
+	for (size_t f = 0; f < rec_fields; f++)
+		rec[f * 9 + 8] = f == rec_fields - 1 ? '\n' : ' ';
 
 	size_t len;
 	char *line;
@@ -397,6 +439,8 @@ int main(int argc, char **argv)
 			    line[13] != ' ')
 				bad_line(line, len, "expected XPSR line");
 			memcpy(rec + 17 * 9, line + 5, 8);
+			if (rec_fields == REC_FIELDS_FPU)
+				parse_fpu(rec, pending_line);
 			pending = 1;
 		} else if (starts(line, len, "Stopped execution of TB chain before ")) {
 			const char *p = line + 37;

@@ -8,6 +8,8 @@
  *   | core | pc | r0 | ... | r12 | sp | lr | xpsr |   18 fields, %08x,
  *   +------+----+----+-----+-----+----+----+------+   ' ' between, '\n'
  *
+ * or, for a core with an FPU, 51 fields: those, then s0 ... s31 fpscr.
+ *
  * Lines are compared as bytes; only a differing pair is split into fields
  * to name what differs. Instruction indexes count from 0 (index i is on
  * line i + 1).
@@ -23,6 +25,7 @@
 #include <unistd.h>
 
 #define NFIELDS 18
+#define NFIELDS_FPU 51
 #define CONTEXT 3
 #define SHOWN 250 /* bytes of a line kept for context */
 #define MAX_LINE (16u << 20)
@@ -159,21 +162,27 @@ static int split(const char *line, size_t len, const char **f, int *flen, int ma
 
 static void explain(const char *e, size_t elen, const char *g, size_t glen)
 {
-	const char *ef[NFIELDS], *gf[NFIELDS];
-	int el[NFIELDS], gl[NFIELDS];
-	int en = split(e, elen, ef, el, NFIELDS), gn = split(g, glen, gf, gl, NFIELDS);
+	const char *ef[NFIELDS_FPU], *gf[NFIELDS_FPU];
+	int el[NFIELDS_FPU], gl[NFIELDS_FPU];
+	int en = split(e, elen, ef, el, NFIELDS_FPU), gn = split(g, glen, gf, gl, NFIELDS_FPU);
 
-	if (en != NFIELDS || gn != NFIELDS) {
-		if (en != NFIELDS)
-			printf("  expected line has %d fields, not %d\n", en, NFIELDS);
-		if (gn != NFIELDS)
-			printf("  got line has %d fields, not %d\n", gn, NFIELDS);
+	if (en != gn || (en != NFIELDS && en != NFIELDS_FPU)) {
+		printf("  expected line has %d fields, got line %d (%d, or %d with an FPU)\n", en,
+		       gn, NFIELDS, NFIELDS_FPU);
 		return;
 	}
-	for (int i = 0; i < NFIELDS; i++)
+	for (int i = 0; i < en; i++) {
+		char name[8];
+
+		if (i < NFIELDS)
+			snprintf(name, sizeof(name), "%s", field_names[i]);
+		else if (i < NFIELDS_FPU - 1)
+			snprintf(name, sizeof(name), "s%d", i - NFIELDS);
+		else
+			snprintf(name, sizeof(name), "fpscr");
 		if (el[i] != gl[i] || memcmp(ef[i], gf[i], (size_t)el[i]))
-			printf("  %s: expected %.*s got %.*s\n", field_names[i], el[i], ef[i],
-			       gl[i], gf[i]);
+			printf("  %s: expected %.*s got %.*s\n", name, el[i], ef[i], gl[i], gf[i]);
+	}
 }
 
 static void print_line(char mark, unsigned long long idx, const char *line, size_t len)

@@ -150,6 +150,16 @@ __attribute__((naked, noreturn)) void Reset_Handler(void)
 		"movt    r1, #:upper16:__stack_top\n\t"
 		"sub     r1, r1, r0, lsl #14\n\t"
 		"mov     sp, r1\n\t"
+#if defined(__ARM_FP)
+		/* hard float: CPACR grants CP10/CP11 before any FP instruction */
+		"movw    r2, #:lower16:0xE000ED88\n\t"
+		"movt    r2, #:upper16:0xE000ED88\n\t"
+		"ldr     r3, [r2]\n\t"
+		"orr     r3, r3, #0xF00000\n\t"
+		"str     r3, [r2]\n\t"
+		"dsb\n\t"
+		"isb\n\t"
+#endif
 		"b       crt0_start\n\t");
 }
 

@@ -1,11 +1,12 @@
 # isa.mk: the ISA corner-case programs (tests/isa/*.S), self-checking bare
 # assembly with their own vector table (common.inc) and weak fallback
-# handlers (defaults.S). Files named dsp-* are built for Cortex-M4, the
-# others for Cortex-M3. Output: $(BUILD)/isatest/NAME.elf.
+# handlers (defaults.S). Files named dsp-* are built for Cortex-M4, fp-*
+# for Cortex-M4F (FPv4-SP, hard float), the others for Cortex-M3. Output: $(BUILD)/isatest/NAME.elf.
 
 ISA_TEST_SRC := $(filter-out tests/isa/defaults.S,$(wildcard tests/isa/*.S))
 ISA_TEST_ELF := $(ISA_TEST_SRC:tests/isa/%.S=$(BUILD)/isatest/%.elf)
-isa_test_cpu = $(if $(filter dsp-%,$(notdir $(1))),cortex-m4,cortex-m3)
+isa_test_cpu = $(if $(filter dsp-%,$(notdir $(1))),cortex-m4,$(if $(filter fp-%,$(notdir \
+	$(1))),cortex-m4 -mfpu=fpv4-sp-d16 -mfloat-abi=hard,cortex-m3))
 
 isatests: $(ISA_TEST_ELF)
 

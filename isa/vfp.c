@@ -1,0 +1,348 @@
+/*
+ * vfp.c: the FP extension, FPv4-SP (Cortex-M4F), decoded from the raw
+ * encoding (ARMv7-M A6.5, A7.7.219 on): Capstone 4.0.2 names these
+ * instructions but its operands for VCVT (fixed point, half precision),
+ * VMOV (two registers) and VLDM/VSTM with D registers are vague, so one
+ * handler, isa_exec_vfp, reads every field from the bits itself.
+ *
+ * Access and context rules (B1.5.7, QEMU's vfp_access_check_m): CPACR.CP10
+ * denies -> UsageFault NOCP; a pending lazy save (FPCCR.LSPACT) is done
+ * first; with FPCCR.ASPEN and CONTROL.FPCA clear, a new context starts:
+ * FPSCR := FPDSCR and CONTROL.FPCA := 1.
+ *
+ * Arithmetic is isa/softfp.c. Encodings that FPv4-SP does not have (double
+ * precision data processing) stop the run as unimplemented: never guessed.
+ */
+#include "isa/isa_priv.h"
+#include "isa/softfp.h"
+
+/* The handler for unknown encodings (decode.c), reached through this. */
+static int unimpl(struct isa_cpu *c, const struct isa_insn *in)
+{
+	return isa_exec_unimplemented(c, in);
+}
+
+static int cpacr_pass(const struct isa_cpu *c)
+{
+	switch (c->s.cpacr >> 20 & 3) {
+	case 1: return c->s.ipsr || !(c->s.control & 1);
+	case 3: return 1;
+	default: return 0;
+	}
+}
+
+/*
+ * The lazy save (B1.5.7 "lazy context save"): S0-S15 and FPSCR to the frame
+ * space reserved at FPCAR on exception entry.
+ */
+static int preserve_fp_state(struct isa_cpu *c)
+{
+	uint32_t a = c->s.fpcar;
+
+	for (int i = 0; i < 16; i++)
+		if (isa_store(c, a + 4 * i, 4, c->s.fpr[i], ISA_ACC_STACK))
+			return EX_FAULT;
+	if (isa_store(c, a + 0x40, 4, c->s.fpscr, ISA_ACC_STACK))
+		return EX_FAULT;
+	c->s.fpccr &= ~FPCCR_LSPACT;
+	return EX_OK;
+}
+
+/* ExecuteFPCheck: 0 to go on, or EX_FAULT. */
+static int fp_check(struct isa_cpu *c)
+{
+	if (!cpacr_pass(c))
+		return isa_fault(c, EXC_USAGEFAULT, UFSR_NOCP, 0);
+	if (c->s.fpccr & FPCCR_LSPACT) {
+		int r = preserve_fp_state(c);
+
+		if (r)
+			return r;
+	}
+	if ((c->s.fpccr & FPCCR_ASPEN) && !(c->s.control & CONTROL_FPCA)) {
+		c->s.fpscr = c->s.fpdscr;
+		c->s.control |= CONTROL_FPCA;
+	}
+	return EX_OK;
+}
+
+static uint32_t vfp_expand_imm32(unsigned imm8)
+{
+	unsigned b6 = imm8 >> 6 & 1;
+
+	return (uint32_t)(imm8 >> 7) << 31 | (uint32_t)!b6 << 30 | (b6 ? 0x1fu << 25 : 0) |
+	       (imm8 >> 4 & 3) << 23 | (imm8 & 15) << 19;
+}
+
+static uint32_t fneg(uint32_t v)
+{
+	return v ^ 0x80000000u;
+}
+
+/* Run an operation with the FPSCR's controls; its flags accumulate. */
+#define FP_ENV(c) struct sf_env env_ = sf_env_of((c)->s.fpscr)
+#define FP_DONE(c) ((c)->s.fpscr |= env_.flags)
+
+/* VLDR/VSTR/VLDM/VSTM/VPUSH/VPOP and 64-bit core transfers (A6.5.x) */
+static int ldst(struct isa_cpu *c, const struct isa_insn *in)
+{
+	unsigned hw1 = in->raw >> 16, hw2 = in->raw & 0xffff;
+	unsigned p = hw1 >> 8 & 1, u = hw1 >> 7 & 1, d = hw1 >> 6 & 1, w = hw1 >> 5 & 1;
+	unsigned l = hw1 >> 4 & 1, rn = hw1 & 15, vd = hw2 >> 12, dbl = hw2 >> 8 & 1;
+	unsigned imm8 = hw2 & 0xff, first, n;
+	uint32_t addr, base, v;
+	int r;
+
+	if ((hw1 & 0x1e0) == 0x040) {
+		/* VMOV Rt, Rt2 <-> Sm, Sm+1 or Dm */
+		unsigned rt = hw2 >> 12, rt2 = hw1 & 15, vm = hw2 & 15, m = hw2 >> 5 & 1;
+		unsigned s0 = dbl ? (m << 4 | vm) * 2 : (vm << 1 | m);
+
+		if ((hw2 & 0xd0) != 0x10 || rt == 15 || rt2 == 15 || rt == 13 || rt2 == 13 ||
+		    s0 + 1 > 31 || (l && rt == rt2))
+			return unimpl(c, in);
+		if ((r = fp_check(c)))
+			return r;
+		if (l) {
+			isa_wreg(c, rt, c->s.fpr[s0]);
+			isa_wreg(c, rt2, c->s.fpr[s0 + 1]);
+		} else {
+			c->s.fpr[s0] = c->s.r[rt];
+			c->s.fpr[s0 + 1] = c->s.r[rt2];
+		}
+		return EX_OK;
+	}
+	first = dbl ? (d << 4 | vd) * 2 : (vd << 1 | d);
+	if (p && !w) {
+		/* VLDR/VSTR: [Rn, #+/-imm8*4]; PC reads word-aligned */
+		base = rn == 15 ? (c->pc + 4) & ~3u : c->s.r[rn];
+		addr = u ? base + imm8 * 4 : base - imm8 * 4;
+		n = dbl ? 2 : 1;
+		if (first + n > 32)
+			return unimpl(c, in);
+		if ((r = fp_check(c)))
+			return r;
+		if (addr & 3) /* VLDR/VSTR need word alignment, whatever CCR says */
+			return isa_fault(c, EXC_USAGEFAULT, UFSR_UNALIGNED, 0);
+		for (unsigned i = 0; i < n; i++) {
+			if (l) {
+				if ((r = isa_load(c, addr + 4 * i, 4, &v, ISA_ACC_LOAD)))
+					return r;
+				c->s.fpr[first + i] = v;
+			} else if ((r = isa_store(c, addr + 4 * i, 4, c->s.fpr[first + i],
+						  ISA_ACC_STORE))) {
+				return r;
+			}
+		}
+		return EX_OK;
+	}
+	/* VLDM/VSTM IA (P=0 U=1) or DB with writeback (P=1 U=0 W=1) */
+	if (p == u || (p && !w) || rn == 15 || (dbl && (imm8 & 1)))
+		return unimpl(c, in);
+	n = imm8; /* words: D registers count two each */
+	if (!n || first + n > 32)
+		return unimpl(c, in);
+	if ((r = fp_check(c)))
+		return r;
+	base = c->s.r[rn];
+	addr = u ? base : base - 4 * n;
+	if (addr & 3)
+		return isa_fault(c, EXC_USAGEFAULT, UFSR_UNALIGNED, 0);
+	for (unsigned i = 0; i < n; i++) {
+		if (l) {
+			if ((r = isa_load(c, addr + 4 * i, 4, &v, ISA_ACC_LOAD)))
+				return r;
+			c->s.fpr[first + i] = v;
+		} else if ((r = isa_store(c, addr + 4 * i, 4, c->s.fpr[first + i],
+					  ISA_ACC_STORE))) {
+			return r;
+		}
+	}
+	if (w)
+		c->s.r[rn] = u ? base + 4 * n : base - 4 * n;
+	return EX_OK;
+}
+
+/* VMOV Rt <-> Sn, VMRS, VMSR (A6.5.x 8, 16 and 32-bit transfers) */
+static int xfer(struct isa_cpu *c, const struct isa_insn *in)
+{
+	unsigned hw1 = in->raw >> 16, hw2 = in->raw & 0xffff, rt = hw2 >> 12;
+	unsigned l = hw1 >> 4 & 1, a = hw1 >> 5 & 7;
+	int r;
+
+	if (hw2 & 0x100)
+		return unimpl(c, in); /* scalar (D[x]) transfers: not FPv4-SP */
+	if (a == 0 && (hw2 & 0x6f) == 0x00) {
+		unsigned sn = (hw1 & 15) << 1 | (hw2 >> 7 & 1);
+
+		if (rt == 13 || rt == 15)
+			return unimpl(c, in);
+		if ((r = fp_check(c)))
+			return r;
+		if (l)
+			isa_wreg(c, rt, c->s.fpr[sn]);
+		else
+			c->s.fpr[sn] = c->s.r[rt];
+		return EX_OK;
+	}
+	if (a == 7 && (hw1 & 15) == 1 && (hw2 & 0xff) == 0x10) {
+		if ((r = fp_check(c)))
+			return r;
+		if (l) {
+			if (rt == 15)
+				c->s.apsr = (c->s.apsr & 0x0fffffffu) | (c->s.fpscr & 0xf0000000u);
+			else if (rt == 13)
+				return unimpl(c, in);
+			else
+				isa_wreg(c, rt, c->s.fpscr);
+		} else {
+			if (rt == 13 || rt == 15)
+				return unimpl(c, in);
+			c->s.fpscr = c->s.r[rt] & FPSCR_MASK;
+		}
+		return EX_OK;
+	}
+	return unimpl(c, in);
+}
+
+/* Data processing, single precision (A6.5.x "floating-point data-processing") */
+static int dp(struct isa_cpu *c, const struct isa_insn *in)
+{
+	unsigned hw1 = in->raw >> 16, hw2 = in->raw & 0xffff;
+	unsigned opc1 = (hw1 >> 4 & 0xb), opc2 = hw1 & 15, op = hw2 >> 6 & 1, bit7 = hw2 >> 7 & 1;
+	unsigned sd = (hw2 >> 12) << 1 | (hw1 >> 6 & 1);
+	unsigned sn = (hw1 & 15) << 1 | bit7;
+	unsigned sm = (hw2 & 15) << 1 | (hw2 >> 5 & 1);
+	uint32_t *f = c->s.fpr, d = f[sd], n = f[sn], m = f[sm], t;
+	int r;
+
+	if (hw2 & 0x100)
+		return unimpl(c, in); /* double precision: FPv4-SP has none */
+	if ((hw2 & 0x10))
+		return unimpl(c, in);
+	if (opc1 == 0xb && !op) {
+		/* VMOV.F32 Sd, #imm */
+		if ((r = fp_check(c)))
+			return r;
+		f[sd] = vfp_expand_imm32((hw1 & 15) << 4 | (hw2 & 15));
+		return EX_OK;
+	}
+	if ((r = fp_check(c)))
+		return r;
+	FP_ENV(c);
+	switch (opc1) {
+	case 0x0: /* VMLA / VMLS: Sd := Sd +/- round(Sn * Sm) */
+		t = sf32_mul(&env_, n, m);
+		f[sd] = sf32_add(&env_, d, op ? fneg(t) : t);
+		break;
+	case 0x1: /* VNMLS / VNMLA: Sd := -Sd +/- round(Sn * Sm) */
+		t = sf32_mul(&env_, n, m);
+		f[sd] = sf32_add(&env_, fneg(d), op ? fneg(t) : t);
+		break;
+	case 0x2: /* VMUL / VNMUL */
+		t = sf32_mul(&env_, n, m);
+		f[sd] = op ? fneg(t) : t;
+		break;
+	case 0x3: /* VADD / VSUB */
+		f[sd] = op ? sf32_sub(&env_, n, m) : sf32_add(&env_, n, m);
+		break;
+	case 0x8: /* VDIV */
+		if (op)
+			return unimpl(c, in);
+		f[sd] = sf32_div(&env_, n, m);
+		break;
+	case 0x9: /* VFNMS (op 0) / VFNMA (op 1): Sd := -Sd + (+/-Sn) * Sm, fused */
+		f[sd] = sf32_muladd(&env_, op ? fneg(n) : n, m, fneg(d));
+		break;
+	case 0xa: /* VFMA (op 0) / VFMS (op 1): Sd := Sd + (+/-Sn) * Sm, fused */
+		f[sd] = sf32_muladd(&env_, op ? fneg(n) : n, m, d);
+		break;
+	case 0xb: /* other, op = 1 */
+		switch (opc2) {
+		case 0x0: /* VMOV Sd, Sm / VABS */ f[sd] = bit7 ? m & 0x7fffffffu : m; break;
+		case 0x1: /* VNEG / VSQRT */ f[sd] = bit7 ? sf32_sqrt(&env_, m) : fneg(m); break;
+		case 0x2: /* VCVTB/VCVTT.F32.F16: Sd := f32(half of Sm) */
+			f[sd] = sf16_to_f32(&env_, (uint16_t)(bit7 ? m >> 16 : m));
+			break;
+		case 0x3: /* VCVTB/VCVTT.F16.F32: half of Sd := f16(Sm) */
+			t = sf32_to_f16(&env_, m);
+			f[sd] = bit7 ? (d & 0xffffu) | t << 16 : (d & 0xffff0000u) | t;
+			break;
+		case 0x4: /* VCMP{E} Sd, Sm */
+		case 0x5: /* VCMP{E} Sd, #0 */
+			if (opc2 == 5 && (hw2 & 0x2f))
+				return unimpl(c, in);
+			t = sf32_cmp(&env_, d, opc2 == 5 ? 0 : m, bit7);
+			c->s.fpscr = (c->s.fpscr & 0x0fffffffu) | t << 28;
+			break;
+		case 0x8: /* VCVT.F32.{S,U}32 Sd, Sm (FPSCR rounding) */
+			f[sd] = sf32_from_int(&env_, m, bit7, 0);
+			break;
+		case 0xa:
+		case 0xb:
+		case 0xe:
+		case 0xf: {
+			/* VCVT between F32 and fixed point, in place in Sd */
+			unsigned size = bit7 ? 32 : 16, imm = (hw2 & 15) << 1 | (hw2 >> 5 & 1);
+			int uns = opc2 & 1, fbits = (int)size - (int)imm;
+
+			if (fbits < 0)
+				return unimpl(c, in);
+			if (opc2 & 4) {
+				f[sd] = sf32_to_int(&env_, d, SF_RZ, !uns, size, fbits);
+				break;
+			}
+			/* FixedToFP(..., round_to_nearest TRUE): not FPSCR's mode */
+			env_.rmode = SF_RN;
+			f[sd] = sf32_from_int(
+			    &env_,
+			    size == 16 ? (uns ? d & 0xffff : (uint32_t)(int32_t)(int16_t)d) : d,
+			    !uns, fbits);
+			break;
+		}
+		case 0xc:
+		case 0xd: /* VCVT{R}.{U,S}32.F32 Sd, Sm */
+			f[sd] = sf32_to_int(&env_, m, bit7 ? SF_RZ : (enum sf_round)env_.rmode,
+					    opc2 & 1, 32, 0);
+			break;
+		default: return unimpl(c, in);
+		}
+		break;
+	default: return unimpl(c, in);
+	}
+	FP_DONE(c);
+	return EX_OK;
+}
+
+int isa_is_vfp(uint32_t raw, unsigned size)
+{
+	unsigned hw1 = raw >> 16, hw2 = raw & 0xffff;
+
+	if (size != 4 || (hw2 & 0x0e00) != 0x0a00)
+		return 0;
+	return (hw1 & 0xfe00) == 0xec00 || (hw1 & 0xff00) == 0xee00;
+}
+
+int isa_exec_vfp(struct isa_cpu *c, const struct isa_insn *in)
+{
+	unsigned hw1 = in->raw >> 16, hw2 = in->raw & 0xffff;
+
+	/* QEMU's early NOCP check covers the whole CP10/CP11 space */
+	if (!cpacr_pass(c))
+		return isa_fault(c, EXC_USAGEFAULT, UFSR_NOCP, 0);
+
+	if ((hw1 & 0xfe00) == 0xec00)
+		return ldst(c, in);
+	if (hw2 & 0x10)
+		return xfer(c, in);
+	return dp(c, in);
+}
+
+/*
+ * A core without an FP extension: every coprocessor 10/11 instruction is
+ * a NOCP UsageFault, as on QEMU's cortex-m3/m4.
+ */
+int isa_exec_nocp(struct isa_cpu *c, const struct isa_insn *in)
+{
+	return isa_fault(c, EXC_USAGEFAULT, UFSR_NOCP, 0);
+}
