@@ -47,6 +47,10 @@ $(BUILD)/libraptor.a: $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
+# raptor debug finds gdbscripts/raptor.py beside the binary (a build or an
+# install under any prefix), else in the install's data directory.
+$(BUILD)/obj/cli/cmd_debug.o: ALL_CFLAGS += -DRAPTOR_DATADIR='"$(PREFIX)/share/raptor"'
+
 $(BUILD)/raptor: $(CLI_OBJ) $(BUILD)/libraptor.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libraptor.a $(PKG_LIBS) -lm
 
@@ -122,6 +126,8 @@ debug:
 install: $(BUILD)/raptor
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(BUILD)/raptor $(DESTDIR)$(PREFIX)/bin/raptor
+	install -d $(DESTDIR)$(PREFIX)/share/raptor
+	install -m 644 gdbscripts/raptor.py $(DESTDIR)$(PREFIX)/share/raptor/raptor.py
 
 clean:
 	rm -rf build build-asan build-debug $(FUZZ_BUILD) build-asan-valgrind
