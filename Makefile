@@ -48,8 +48,10 @@ $(BUILD)/libraptor.a: $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 # raptor debug finds gdbscripts/raptor.py beside the binary (a build or an
-# install under any prefix), else in the install's data directory.
-$(BUILD)/obj/cli/cmd_debug.o: ALL_CFLAGS += -DRAPTOR_DATADIR='"$(PREFIX)/share/raptor"'
+# install under any prefix), else in the install's data directory or the
+# source tree.
+$(BUILD)/obj/cli/cmd_debug.o: ALL_CFLAGS += -DRAPTOR_DATADIR='"$(PREFIX)/share/raptor"' \
+	-DRAPTOR_SRCDIR='"$(CURDIR)"'
 
 $(BUILD)/raptor: $(CLI_OBJ) $(BUILD)/libraptor.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libraptor.a $(PKG_LIBS) -lm
@@ -66,14 +68,14 @@ unit: $(UNIT_BIN)
 
 # The main job: serve the bundled demo recording and say how to attach GDB.
 run:
-	@scripts/bootstrap.sh build
+	@scripts/bootstrap.sh run
 	@$(MAKE) --no-print-directory all
 	@scripts/run-demo.sh $(BUILD)
 
 # Every race demo reproduced in batch: gdbscripts/demo-NAME.gdb against
 # traces/NAME, each with its own server; prints the interleavings found.
 demo:
-	@scripts/bootstrap.sh build
+	@scripts/bootstrap.sh run
 	@$(MAKE) --no-print-directory all
 	@gdbscripts/demo.sh $(BUILD)/raptor
 

@@ -24,6 +24,9 @@
 #ifndef RAPTOR_DATADIR
 #define RAPTOR_DATADIR "/usr/local/share/raptor"
 #endif
+#ifndef RAPTOR_SRCDIR
+#define RAPTOR_SRCDIR "."
+#endif
 
 static const char debug_usage[] =
 	"usage: raptor debug REC [options] [-- GDB-ARGS...]\n"
@@ -72,7 +75,8 @@ static void dirname_in(char *path)
 /*
  * raptor.py: $RAPTOR_GDBSCRIPTS/raptor.py, then beside the running binary
  * (a build: BIN/../gdbscripts, an install: BIN/../share/raptor), then the
- * install's data directory compiled in. 0 with path set, -1 if none.
+ * install's data directory compiled in, then the source tree built from
+ * (a BUILD directory elsewhere). 0 with path set, -1 if none.
  */
 static int find_script(char *path, size_t size)
 {
@@ -96,6 +100,9 @@ static int find_script(char *path, size_t size)
 			return 0;
 	}
 	snprintf(path, size, "%s/raptor.py", RAPTOR_DATADIR);
+	if (!access(path, R_OK))
+		return 0;
+	snprintf(path, size, "%s/gdbscripts/raptor.py", RAPTOR_SRCDIR);
 	return access(path, R_OK) ? -1 : 0;
 }
 

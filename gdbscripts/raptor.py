@@ -24,6 +24,11 @@
 # `race` return to the position, thread and frame they started from.
 # `last-writer` is a movement: it leaves you at the store it found.
 #
+# Loaded, it also makes GDB follow the monitor commands that move the
+# replay (`monitor goto`, `monitor reset halt`): hookpost-monitor flushes
+# GDB's register cache and shows the frame (docs/GDB.md). `raptor debug REC`
+# starts GDB with this file loaded.
+#
 # The same work is available to Python (the demo scripts use it):
 # where_(), goto(), last_writer(), accesses(), history(), race(); results
 # are Access and Race objects. Each command also sets convenience

@@ -77,6 +77,16 @@ test_expect_success 'GDB exit status is passed on; the server stops with GDB' '
 	grep "raptor serve: stopped" serve2.log
 '
 
+test_expect_success 'installed (make install DESTDIR=... PREFIX=/usr): raptor.py found under share/raptor' '
+	make -s -C "$SRC" BUILD="$BUILD" DESTDIR="$(pwd)/inst" PREFIX=/usr install >/dev/null &&
+	test -f inst/usr/share/raptor/raptor.py &&
+	timeout 120 inst/usr/bin/raptor debug racy -- -nx -batch -ex "help raptor goto" >out 2>&1 &&
+	cat out && grep "^raptor goto POSITION" out &&
+	RAPTOR_GDBSCRIPTS=$(pwd)/nowhere timeout 120 inst/usr/bin/raptor debug racy -- -nx \
+		-batch -ex "info threads" >out 2>&1 &&
+	cat out && grep "raptor.py not found" out && grep "Thread 4" out
+'
+
 test_expect_success 'plain GDB needs a flush after monitor goto; with raptor.py the view follows (goto, reset halt)' '
 	serve racy racy &&
 	gdb_script follow.py racy
