@@ -160,6 +160,10 @@ static pid_t start_server(char **argv, const char *log)
 	if (pid)
 		return pid;
 	setpgid(0, 0);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	if (getppid() == 1)
 		_exit(1);
@@ -178,7 +182,17 @@ static pid_t start_server(char **argv, const char *log)
 	_exit(cmd_serve(argc, argv));
 }
 
-/* Wait for the port file; the port, or -1 if the server exited (reaped). */
+static volatile sig_atomic_t got_term;
+
+static void on_term(int sig)
+{
+	got_term = sig;
+}
+
+/*
+ * Wait for the port file: the port, -1 if the server exited (reaped), -2
+ * if raptor debug was interrupted.
+ */
 static int wait_port(pid_t server, const char *port_file)
 {
 	int status, port;
@@ -195,15 +209,10 @@ static int wait_port(pid_t server, const char *port_file)
 		}
 		if (waitpid(server, &status, WNOHANG) == server)
 			return -1;
+		if (got_term)
+			return -2;
 		sleep_ms(20);
 	}
-}
-
-static volatile sig_atomic_t got_term;
-
-static void on_term(int sig)
-{
-	got_term = sig;
 }
 
 int cmd_debug(int argc, char **argv)
@@ -228,8 +237,8 @@ int cmd_debug(int argc, char **argv)
 	char **sargv = NULL, **gargv = NULL, tmp[] = "/tmp/raptor-debug.XXXXXX";
 	char port_file[PATH_MAX], tmp_log[PATH_MAX], script[PATH_MAX], elf[PATH_MAX];
 	char source_cmd[PATH_MAX + 16], target_cmd[64];
-	int opt, sargc = 0, gargc = 0, noscripts = 0, rc = 1, status, port_n, made_tmp = 0;
-	int server_done = 0, dd;
+	int opt, sargc = 0, gargc = 0, noscripts = 0, rc = 1, status = 0, port_n, made_tmp = 0;
+	int server_done = 0, dd, handlers = 0;
 	struct st_manifest *m = NULL;
 	struct sigaction sa, old_int, old_quit, old_term, old_hup;
 	pid_t server = -1, gdb_pid;
@@ -337,6 +346,19 @@ int cmd_debug(int argc, char **argv)
 	sargv[5] = port_file;
 	sargv[sargc] = NULL;
 
+	/*
+	 * Until GDB runs, Ctrl-C, SIGTERM and SIGHUP stop raptor debug and
+	 * the server; then, as system() does, the terminal's Ctrl-C is GDB's
+	 * and a SIGTERM or SIGHUP to raptor debug stops both.
+	 */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_term;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGQUIT, &sa, &old_quit);
+	handlers = 1;
 	fflush(NULL);
 	server = start_server(sargv, log);
 	if (server < 0) {
@@ -344,6 +366,10 @@ int cmd_debug(int argc, char **argv)
 		goto out;
 	}
 	port_n = wait_port(server, port_file);
+	if (port_n == -2) {
+		error("debug: interrupted while the server was starting");
+		goto out;
+	}
 	if (port_n < 0) {
 		server_done = 1;
 		error("debug: the server did not start");
@@ -366,17 +392,8 @@ int cmd_debug(int argc, char **argv)
 		gargv[gargc++] = argv[optind++];
 	gargv[gargc] = NULL;
 
-	/*
-	 * As system() does: the terminal's Ctrl-C is GDB's; a SIGTERM or
-	 * SIGHUP to raptor debug stops both.
-	 */
-	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_IGN;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGQUIT, &sa, &old_quit);
-	sa.sa_handler = on_term;
-	sigaction(SIGTERM, &sa, &old_term);
-	sigaction(SIGHUP, &sa, &old_hup);
+	sigaction(SIGINT, &sa, NULL);
 	fflush(NULL);
 	gdb_pid = fork();
 	if (gdb_pid == 0) {
@@ -399,10 +416,6 @@ int cmd_debug(int argc, char **argv)
 		}
 		rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	}
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGQUIT, &old_quit, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	sigaction(SIGHUP, &old_hup, NULL);
 out:
 	if (server > 0 && !server_done) {
 		kill(server, SIGTERM);
@@ -413,6 +426,12 @@ out:
 			if (!rc)
 				rc = 1;
 		}
+	}
+	if (handlers) {
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGQUIT, &old_quit, NULL);
+		sigaction(SIGTERM, &old_term, NULL);
+		sigaction(SIGHUP, &old_hup, NULL);
 	}
 	if (made_tmp) {
 		unlink(port_file);
