@@ -246,7 +246,7 @@ int cmd_debug(int argc, char **argv)
 	if (!gdb || !*gdb)
 		gdb = "gdb-multiarch";
 	/* serve's argv: "serve" REC --port P --port-file F, what was passed on, NULL */
-	sargv = calloc(argc + 8, sizeof(*sargv));
+	sargv = calloc(2 * argc + 8, sizeof(*sargv)); /* --at=X gives two */
 	gargv = calloc(argc + 16, sizeof(*gargv));
 	if (!sargv || !gargv) {
 		error("debug: out of memory");
