@@ -47,6 +47,12 @@ $(BUILD)/libraptor.a: $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
+# raptor debug finds gdbscripts/raptor.py beside the binary (a build or an
+# install under any prefix), else in the install's data directory or the
+# source tree.
+$(BUILD)/obj/cli/cmd_debug.o: ALL_CFLAGS += -DRAPTOR_DATADIR='"$(PREFIX)/share/raptor"' \
+	-DRAPTOR_SRCDIR='"$(CURDIR)"'
+
 $(BUILD)/raptor: $(CLI_OBJ) $(BUILD)/libraptor.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libraptor.a $(PKG_LIBS) -lm
 
@@ -62,14 +68,14 @@ unit: $(UNIT_BIN)
 
 # The main job: serve the bundled demo recording and say how to attach GDB.
 run:
-	@scripts/bootstrap.sh build
+	@scripts/bootstrap.sh run
 	@$(MAKE) --no-print-directory all
 	@scripts/run-demo.sh $(BUILD)
 
 # Every race demo reproduced in batch: gdbscripts/demo-NAME.gdb against
 # traces/NAME, each with its own server; prints the interleavings found.
 demo:
-	@scripts/bootstrap.sh build
+	@scripts/bootstrap.sh run
 	@$(MAKE) --no-print-directory all
 	@gdbscripts/demo.sh $(BUILD)/raptor
 
@@ -122,6 +128,8 @@ debug:
 install: $(BUILD)/raptor
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(BUILD)/raptor $(DESTDIR)$(PREFIX)/bin/raptor
+	install -d $(DESTDIR)$(PREFIX)/share/raptor
+	install -m 644 gdbscripts/raptor.py $(DESTDIR)$(PREFIX)/share/raptor/raptor.py
 
 clean:
 	rm -rf build build-asan build-debug $(FUZZ_BUILD) build-asan-valgrind

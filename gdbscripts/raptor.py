@@ -24,6 +24,11 @@
 # `race` return to the position, thread and frame they started from.
 # `last-writer` is a movement: it leaves you at the store it found.
 #
+# Loaded, it also makes GDB follow the monitor commands that move the
+# replay (`monitor goto`, `monitor reset halt`): hookpost-monitor flushes
+# GDB's register cache and shows the frame (docs/GDB.md). `raptor debug REC`
+# starts GDB with this file loaded.
+#
 # The same work is available to Python (the demo scripts use it):
 # where_(), goto(), last_writer(), accesses(), history(), race(); results
 # are Access and Race objects. Each command also sets convenience
@@ -63,12 +68,16 @@ def _need_target():
 
 
 def monitor(cmd):
-    """The text of `monitor CMD`; a gdb.GdbError naming the command if it fails."""
+    """The text of `monitor CMD`; a gdb.GdbError naming the command if it fails.
+    (The callers flush what they move: the hooks below are kept out.)"""
     _need_target()
+    busy, _hook["busy"] = _hook["busy"], True
     try:
         return _run("monitor " + cmd)
     except gdb.error as e:
         _fail("monitor %s: %s", cmd, e)
+    finally:
+        _hook["busy"] = busy
 
 
 def position():
@@ -84,6 +93,68 @@ def goto(where):
     """monitor goto WHERE (a position, begin or end), then drop GDB's stale registers."""
     monitor("goto %s" % where)
     _run("maintenance flush register-cache")
+
+
+# ------------------------------------------------------------------ the view follows the replay
+#
+# `monitor goto`, `monitor reset halt` (any monitor command that moves the
+# replay) change every core's state behind GDB's back: GDB keeps its
+# register cache and frames from before. GDB hooks cannot see a command's
+# arguments, so hook-monitor notes the position before the command and
+# hookpost-monitor compares it after; if it moved, the register cache is
+# flushed and the selected frame shown again. The monitor commands of this
+# file (`monitor time` ...) are let through without it. A user's own
+# hook-monitor or hookpost-monitor is replaced (GDB keeps one of each).
+
+_hook = {"busy": False, "before": None}
+
+
+def _position_quiet():
+    try:
+        m = re.search(r"^position (\d+)", gdb.execute("monitor time", to_string=True), re.M)
+    except gdb.error:
+        return None
+    return int(m.group(1)) if m else None
+
+
+def _target_is_remote():
+    t = gdb.selected_thread()
+    return t is not None and t.is_valid()
+
+
+def _before_monitor():
+    _hook["before"] = None
+    if _hook["busy"] or not _target_is_remote():
+        return
+    _hook["busy"] = True
+    try:
+        _hook["before"] = _position_quiet()
+    finally:
+        _hook["busy"] = False
+
+
+def _after_monitor():
+    before, _hook["before"] = _hook["before"], None
+    if _hook["busy"] or before is None:
+        return
+    _hook["busy"] = True
+    try:
+        now = _position_quiet()
+        if now is None or now == before:
+            return
+        gdb.execute("maintenance flush register-cache", to_string=True)
+        try:
+            gdb.write(gdb.execute("frame", to_string=True))
+        except gdb.error:
+            pass
+    finally:
+        _hook["busy"] = False
+
+
+gdb._raptor_before_monitor = _before_monitor
+gdb._raptor_after_monitor = _after_monitor
+gdb.execute("define hook-monitor\npython gdb._raptor_before_monitor()\nend")
+gdb.execute("define hookpost-monitor\npython gdb._raptor_after_monitor()\nend")
 
 
 def _core_of(thread):

@@ -435,8 +435,9 @@ static int mon_goto(struct rpl_target *s, const char *arg, out_fn *out, void *ct
 	if (k < 0)
 		return failed(why, NULL);
 	outf(out, ctx,
-	     "at position %" PRIu64 "%s; GDB still shows the old state: run "
-	     "'flushregs' (or gdbscripts' 'raptor goto')\n",
+	     "at position %" PRIu64 "%s; plain GDB still shows the old state: run "
+	     "'maint flush register-cache' (gdbscripts/raptor.py, which raptor debug "
+	     "loads, does it)\n",
 	     rpl_position(s->r), k == 1 ? " (the end of the recording)" : "");
 	return 0;
 }

@@ -1,13 +1,19 @@
 #!/bin/sh
 # bootstrap.sh: install the Debian packages raptor needs to build and test.
 # As root it runs apt-get; otherwise it prints the exact command to run.
-# Usage: scripts/bootstrap.sh [build|check]   (check adds the test-only tools)
+# Usage: scripts/bootstrap.sh [build|run|check]
+#   run: build's, and gdb-multiarch (what `make run` tells you to start);
+#   check: run's, and the test-only tools.
 set -e
 need_build="libcapstone-dev libelf-dev zlib1g-dev libiniparser-dev nettle-dev libjansson-dev gnuplot-nox pkg-config gcc make \
 gcc-arm-none-eabi libnewlib-arm-none-eabi"
-need_check="qemu-system-arm gdb-multiarch clang time python3 valgrind"
+need_run="gdb-multiarch"
+need_check="qemu-system-arm clang time python3 valgrind"
 pkgs=$need_build
-[ "${1:-build}" = check ] && pkgs="$pkgs $need_check"
+case "${1:-build}" in
+run) pkgs="$pkgs $need_run" ;;
+check) pkgs="$pkgs $need_run $need_check" ;;
+esac
 
 missing=
 for p in $pkgs; do

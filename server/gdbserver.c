@@ -702,7 +702,8 @@ static int mon_reset(struct gdbserver *s, int argc, char **argv)
 	}
 	con_printf(s,
 		   "every core halted at the beginning of the recording (position %llu)\n"
-		   "GDB still holds the old registers: run 'flushregs'\n",
+		   "plain GDB still shows the old registers: run 'maint flush register-cache'\n"
+		   "(gdbscripts/raptor.py, which raptor debug loads, does it)\n",
 		   (unsigned long long)s->ops->position(s->t));
 	return 0;
 }
