@@ -54,7 +54,7 @@ test_expect_success 'make traces: recorded again from the committed ELFs, byte-i
 	cat regen.out &&
 	for name in $DEMOS; do
 		grep -q "^traces/$name: byte-identical" regen.out &&
-		diff -r "$SRC/traces/$name" "regen/$name" || return 1
+		diff -r -x index.raptor "$SRC/traces/$name" "regen/$name" || return 1
 	done
 '
 
