@@ -42,7 +42,7 @@ out=$build/bench/scale
 huge=1000000000000000000
 mkdir -p "$out"
 tmp=$(mktemp -d)
-trap 'kill $(cat "$tmp"/serve.pid 2>/dev/null) 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'kill $(cat "$tmp"/serve.pid 2>/dev/null) 2>/dev/null || true; rm -rf "$tmp"' EXIT
 
 # timed CMD...: one run; sets wall, cpu (user + system, s), rss (KiB), rc
 timed() {

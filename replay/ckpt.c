@@ -188,10 +188,8 @@ void rpl_set_interval(struct rpl *r, uint64_t insns)
 {
 	r->interval = insns ? insns : 1;
 	r->next_ckpt = r->d.position + r->interval;
-	if (r->tix && !rpl_tix_covered(r->tix)) { /* its slots are the checkpoints' */
-		rpl_tix_free(r->tix);
-		r->tix = rpl_tix_new(r->interval);
-	}
+	if (!r->frontier) /* the time index's slots are the checkpoints' */
+		rpl_tix_restart(r);
 }
 
 void rpl_set_memory(struct rpl *r, uint64_t bytes)
@@ -290,6 +288,7 @@ int rpl_adopt(struct rpl *r, struct rpl_ckstore *ck, uint64_t end_steps, uint64_
 	r->ck = ck;
 	/* the summaries are the index's: a run up to end_steps adds nothing */
 	r->frontier = end_steps;
+	r->tix_fed = 0; /* an index file's time index may replace it (rpl_set_time_index) */
 	if (rpl_ckpt_restore(r, last))
 		return -1;
 	while (!(k = rpl_step_one(r)))

@@ -524,8 +524,6 @@ struct rpl *rpl_open(const char *dir)
 	r->break_step = UINT64_MAX;
 	r->state_size = rpl_ckpt_state_size(r);
 	r->ck = rpl_ckstore_new(r->state_size, r->mem, RPL_DEFAULT_MEMORY);
-	if (!r->cfw)
-		r->tix = rpl_tix_new(RPL_DEFAULT_INTERVAL);
 	rpl_set_interval(r, RPL_DEFAULT_INTERVAL);
 	rpl_ckpt_take(r); /* the beginning */
 	free(mpath);
@@ -1171,6 +1169,18 @@ int rpl_cf_only_run(struct rpl *r, uint64_t to)
 	return 0;
 }
 
+/* Note a data access in the time index, unless it repeats the block noted last. */
+static inline void note_tix_access(struct rpl *r, const struct acc *x)
+{
+	uint32_t first = x->addr >> RPL_TIX_DATA_SHIFT;
+	uint32_t last = (uint32_t)(((uint64_t)x->addr + x->size - 1) >> RPL_TIX_DATA_SHIFT);
+
+	if (first == last && first == r->tix_blk[x->store])
+		return;
+	rpl_tix_access(r->tix, r->d.position, x->addr, x->size, x->store);
+	r->tix_blk[x->store] = last;
+}
+
 /*
  * One scheduler step: 0 go on, 1 the end of the recording (no step done
  * then, or the program's exit), -1 error. r->cur, r->last and r->acc tell
@@ -1220,7 +1230,10 @@ static int step_once(struct rpl *r)
 	osum = r->d.steps >= r->frontier ? rpl_open_summary(r) : NULL;
 	if (osum && st->ev != ISA_EV_EXCEPTION) {
 		rpl_sum_pc(osum, st->pc);
-		rpl_tix_pc(r->tix, r->d.position, st->pc);
+		if (st->pc >> RPL_TIX_CODE_SHIFT != r->tix_line) {
+			rpl_tix_pc(r->tix, r->d.position, st->pc);
+			r->tix_line = st->pc >> RPL_TIX_CODE_SHIFT;
+		}
 	}
 	board_sched_retire(&r->sched, i, st);
 	if (r->failed)
@@ -1251,11 +1264,14 @@ static int step_once(struct rpl *r)
 			if (!rpl_watchable(r->acc[a].kind))
 				continue;
 			rpl_sum_access(osum, r->acc[a].addr, r->acc[a].size, r->acc[a].store);
-			rpl_tix_access(r->tix, r->d.position, r->acc[a].addr, r->acc[a].size,
-				       r->acc[a].store);
+			note_tix_access(r, &r->acc[a]);
 		}
 		r->frontier = r->d.steps;
-		rpl_tix_done(r->tix, r->d.steps, r->d.position);
+		if (r->d.position >= r->tix_next_pos) {
+			rpl_tix_done(r->tix, r->d.steps, r->d.position);
+			r->tix_next_pos += r->interval;
+			r->tix_line = r->tix_blk[0] = r->tix_blk[1] = UINT32_MAX;
+		}
 	}
 	if (r->d.position >= r->next_ckpt)
 		rpl_ckpt_take(r);
@@ -1319,14 +1335,25 @@ void rpl_checkpoint_stats(const struct rpl *r, struct rpl_ckstore_stats *st)
 	rpl_ckstore_stats(r->ck, st);
 }
 
-const struct rpl_tindex *rpl_time_index(const struct rpl *r)
+void rpl_tix_restart(struct rpl *r)
 {
+	rpl_tix_free(r->tix);
+	r->tix = r->cfw ? NULL : rpl_tix_new(r->interval);
+	r->tix_fed = r->tix != NULL;
+	r->tix_next_pos = r->interval;
+	r->tix_line = r->tix_blk[0] = r->tix_blk[1] = UINT32_MAX;
+}
+
+const struct rpl_tindex *rpl_time_index(struct rpl *r)
+{
+	if (r->tix && r->tix_fed) /* its own count lags: say what it covers */
+		rpl_tix_set_covered(r->tix, r->frontier);
 	return r->tix;
 }
 
 void rpl_set_time_index(struct rpl *r, struct rpl_tindex *t)
 {
-	if (!r->tix || rpl_tix_covered(r->tix)) {
+	if (!r->tix || r->tix_fed) {
 		rpl_tix_free(t);
 		return;
 	}
@@ -1337,7 +1364,7 @@ void rpl_set_time_index(struct rpl *r, struct rpl_tindex *t)
 uint64_t rpl_time_index_bytes(const struct rpl *r, uint64_t *covered)
 {
 	if (covered)
-		*covered = r->tix ? rpl_tix_covered(r->tix) : 0;
+		*covered = r->tix ? rpl_tix_cover(r) : 0;
 	return r->tix ? rpl_tix_bytes(r->tix) : 0;
 }
 

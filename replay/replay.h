@@ -200,7 +200,7 @@ int rpl_adopt(struct rpl *r, struct rpl_ckstore *ck, uint64_t end_steps,
  * and a replacement read from an index file (r takes it; for a full replay
  * whose time index covers nothing yet; else it is freed unused).
  */
-const struct rpl_tindex *rpl_time_index(const struct rpl *r);
+const struct rpl_tindex *rpl_time_index(struct rpl *r);
 void rpl_set_time_index(struct rpl *r, struct rpl_tindex *t);
 
 /*

@@ -143,6 +143,17 @@ struct rpl {
 	 * summaries coarse.
 	 */
 	struct rpl_tindex *tix;
+	/*
+	 * tix_fed: the time index is this replay's own, fed at every step past
+	 * the frontier since the beginning, so it covers the steps below the
+	 * frontier (its own count lags: rpl_tix_done is called only where a
+	 * slot starts, at tix_next_pos). The code line and the loaded and stored
+	 * blocks noted last in this slot, so that a step repeating them calls
+	 * nothing (UINT32_MAX: none).
+	 */
+	int tix_fed;
+	uint64_t tix_next_pos;
+	uint32_t tix_line, tix_blk[2];
 	uint64_t break_step; /* the step where a breakpoint stop was last reported */
 
 	struct st_truth_reader *truth;
@@ -159,6 +170,15 @@ struct rpl {
 };
 
 #define U(x) ((unsigned long long)(x))
+
+/* The steps the time index covers (those below it). */
+static inline uint64_t rpl_tix_cover(const struct rpl *r)
+{
+	return r->tix_fed ? r->frontier : rpl_tix_covered(r->tix);
+}
+
+/* A fresh time index for r's interval, fed from the beginning. */
+void rpl_tix_restart(struct rpl *r);
 
 /* ---- replay.c ---- */
 

@@ -170,9 +170,9 @@ static int skip_forward(struct rpl *r)
 
 	if (rpl_ckpt_steps(r, i) != r->d.steps)
 		return 0;
-	if (r->tix && r->d.steps < rpl_tix_covered(r->tix)) {
+	if (r->tix && r->d.steps < rpl_tix_cover(r)) {
 		h = tix_hit(r, rpl_tix_slot_of(r->tix, r->d.steps), 1);
-		c = rpl_ckpt_before(r, h < 0 ? rpl_tix_covered(r->tix) - 1
+		c = rpl_ckpt_before(r, h < 0 ? rpl_tix_cover(r) - 1
 					 : rpl_tix_slot_steps(r->tix, (size_t)h));
 		if (c > i)
 			return rpl_ckpt_restore(r, c);
@@ -260,7 +260,7 @@ static int backward(struct rpl *r, int core, struct rpl_stop *stop)
 
 	memset(stop, 0, sizeof(*stop));
 	while (hi > 0) {
-		if (core < 0 && r->tix && hi <= rpl_tix_covered(r->tix)) {
+		if (core < 0 && r->tix && hi <= rpl_tix_cover(r)) {
 			/* the time index: no hit after the end of the latest slot that may */
 			long j = tix_hit(r, rpl_tix_slot_of(r->tix, hi - 1), 0);
 

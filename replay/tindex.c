@@ -175,6 +175,12 @@ uint64_t rpl_tix_covered(const struct rpl_tindex *t)
 	return t->covered;
 }
 
+void rpl_tix_set_covered(struct rpl_tindex *t, uint64_t steps)
+{
+	if (steps > t->covered)
+		t->covered = steps;
+}
+
 size_t rpl_tix_slots(const struct rpl_tindex *t)
 {
 	return t->nslots;

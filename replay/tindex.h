@@ -55,6 +55,11 @@ void rpl_tix_done(struct rpl_tindex *t, uint64_t steps_after, uint64_t position_
 
 /* The steps the index covers: every step starting at a state below this. */
 uint64_t rpl_tix_covered(const struct rpl_tindex *t);
+/*
+ * Say it covers the steps below `steps` (at least what rpl_tix_done said):
+ * for a filler that calls rpl_tix_done only where a slot starts.
+ */
+void rpl_tix_set_covered(struct rpl_tindex *t, uint64_t steps);
 /* Slots started so far (the last one may be open). */
 size_t rpl_tix_slots(const struct rpl_tindex *t);
 /* The state (steps) where slot j starts; j < rpl_tix_slots. */
