@@ -37,8 +37,8 @@ print(int((ru.ru_utime + ru.ru_stime) * 1e9))' "$@")
 	echo "$best"
 }
 
-qemu_machine() { case $1 in *-m4-*) echo mps2-an386 ;; *) echo mps2-an385 ;; esac; }
-cpu_of() { case $1 in *-m4-*) echo m4 ;; *) echo m3 ;; esac; }
+qemu_machine() { case $1 in *-m4-*|*-m4f-*) echo mps2-an386 ;; *) echo mps2-an385 ;; esac; }
+cpu_of() { case $1 in *-m4f-*) echo m4f ;; *-m4-*) echo m4 ;; *) echo m3 ;; esac; }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

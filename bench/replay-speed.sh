@@ -59,8 +59,8 @@ timed() {
 	if [ -z "${best[$name]:-}" ] || [ "$d" -lt "${best[$name]}" ]; then best[$name]=$d; fi
 }
 
-qemu_machine() { case $1 in *-m4-*) echo mps2-an386 ;; *) echo mps2-an385 ;; esac; }
-cpu_of() { case $1 in *-m4-*) echo m4 ;; *) echo m3 ;; esac; }
+qemu_machine() { case $1 in *-m4-*|*-m4f-*) echo mps2-an386 ;; *) echo mps2-an385 ;; esac; }
+cpu_of() { case $1 in *-m4f-*) echo m4f ;; *-m4-*) echo m4 ;; *) echo m3 ;; esac; }
 
 # failed KEY [LABEL]: a column that cannot be trusted for this row: drop it
 # and say why

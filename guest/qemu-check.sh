@@ -29,7 +29,7 @@ done
 pass=0 failed=0 total=0
 for elf in $elfs; do
 	case $elf in
-	*-m4-*) machine=mps2-an386 ;;
+	*-m4-*|*-m4f-*) machine=mps2-an386 ;;
 	*) machine=mps2-an385 ;;
 	esac
 	insns=-

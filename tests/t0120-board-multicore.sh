@@ -6,6 +6,7 @@ test_require "$RAPTOR"
 
 cpu_of() {
 	case ${1##*/} in
+	*-m4f-*) echo m4f ;;
 	*-m4-*) echo m4 ;;
 	*) echo m3 ;;
 	esac

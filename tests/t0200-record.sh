@@ -258,7 +258,7 @@ test_expect_success 'a missing ELF is an error naming it, and no recording' '
 test_expect_success 'the trace modules do not change the program: record and run retire the same instructions' '
 	for w in racy-m3-O2 systick-m4-O2 ring-m3-Os lu-m3-O0; do
 		cpu=m3
-		case $w in *-m4-*) cpu=m4 ;; esac
+		case $w in *-m4f-*) cpu=m4f ;; *-m4-*) cpu=m4 ;; esac
 		for n in 1 4 8; do
 			for seed in 1 7; do
 				"$RAPTOR" record "$GUEST/$w.elf" --cpu $cpu --cores $n --seed $seed \

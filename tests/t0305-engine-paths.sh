@@ -26,7 +26,7 @@ cat >same_run <<'EOF'
 #!/bin/sh
 elf=$1 n=$2
 cpu=m3
-case ${elf##*/} in *-m4-* | dsp-test.elf) cpu=m4 ;; esac
+case ${elf##*/} in *-m4f-* | fp-*) cpu=m4f ;; *-m4-* | dsp-test.elf) cpu=m4 ;; esac
 d=$(mktemp -d run.XXXXXX)
 # --max-insns: a program that does not end must not fill the disk
 "$RAPTOR" run "$elf" --cpu $cpu --cores $n --max-insns 20000000 --trace-regs $d/fast \
@@ -54,7 +54,7 @@ cat >same_rec <<'EOF'
 #!/bin/sh
 elf=$1 n=$2
 cpu=m3
-case ${elf##*/} in *-m4-*) cpu=m4 ;; esac
+case ${elf##*/} in *-m4f-*) cpu=m4f ;; *-m4-*) cpu=m4 ;; esac
 d=$(mktemp -d rec.XXXXXX)
 if ! "$RAPTOR" record "$elf" --cpu $cpu --cores $n --truth --all-encodings -o $d/fast -q \
 	>/dev/null 2>$d/err ||

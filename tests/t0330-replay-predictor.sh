@@ -13,7 +13,7 @@ cat >check_one <<'EOF'
 elf=$1 n=$2 cf=$3
 shift 3
 cpu=m3
-case ${elf##*/} in *-m4-*) cpu=m4 ;; esac
+case ${elf##*/} in *-m4f-*) cpu=m4f ;; *-m4-*) cpu=m4 ;; esac
 d=$(mktemp -d rec.XXXXXX)
 if ! "$RAPTOR" record "$elf" --cpu $cpu --cores $n --cf "$cf" "$@" --truth --all-encodings -o $d/r -q \
 	>/dev/null 2>$d/err
