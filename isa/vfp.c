@@ -84,13 +84,32 @@ static uint32_t fneg(uint32_t v)
 #define FP_DONE(c) ((c)->s.fpscr |= env_.flags)
 
 /* VLDR/VSTR/VLDM/VSTM/VPUSH/VPOP and 64-bit core transfers (A6.5.x) */
+/* n words between memory at addr and s[first...] (l: load), in order. */
+static int transfer(struct isa_cpu *c, int l, uint32_t addr, unsigned first, unsigned n)
+{
+	uint32_t v;
+	int r;
+
+	for (unsigned i = 0; i < n; i++) {
+		if (l) {
+			if ((r = isa_load(c, addr + 4 * i, 4, &v, ISA_ACC_LOAD)))
+				return r;
+			c->s.fpr[first + i] = v;
+		} else if ((r = isa_store(c, addr + 4 * i, 4, c->s.fpr[first + i],
+					  ISA_ACC_STORE))) {
+			return r;
+		}
+	}
+	return EX_OK;
+}
+
 static int ldst(struct isa_cpu *c, const struct isa_insn *in)
 {
 	unsigned hw1 = in->raw >> 16, hw2 = in->raw & 0xffff;
 	unsigned p = hw1 >> 8 & 1, u = hw1 >> 7 & 1, d = hw1 >> 6 & 1, w = hw1 >> 5 & 1;
 	unsigned l = hw1 >> 4 & 1, rn = hw1 & 15, vd = hw2 >> 12, dbl = hw2 >> 8 & 1;
 	unsigned imm8 = hw2 & 0xff, first, n;
-	uint32_t addr, base, v;
+	uint32_t addr, base;
 	int r;
 
 	if ((hw1 & 0x1e0) == 0x040) {
@@ -124,17 +143,7 @@ static int ldst(struct isa_cpu *c, const struct isa_insn *in)
 			return r;
 		if (addr & 3) /* VLDR/VSTR need word alignment, whatever CCR says */
 			return isa_fault(c, EXC_USAGEFAULT, UFSR_UNALIGNED, 0);
-		for (unsigned i = 0; i < n; i++) {
-			if (l) {
-				if ((r = isa_load(c, addr + 4 * i, 4, &v, ISA_ACC_LOAD)))
-					return r;
-				c->s.fpr[first + i] = v;
-			} else if ((r = isa_store(c, addr + 4 * i, 4, c->s.fpr[first + i],
-						  ISA_ACC_STORE))) {
-				return r;
-			}
-		}
-		return EX_OK;
+		return transfer(c, l, addr, first, n);
 	}
 	/* VLDM/VSTM IA (P=0 U=1) or DB with writeback (P=1 U=0 W=1) */
 	if (p == u || (p && !w) || rn == 15 || (dbl && (imm8 & 1)))
@@ -148,16 +157,8 @@ static int ldst(struct isa_cpu *c, const struct isa_insn *in)
 	addr = u ? base : base - 4 * n;
 	if (addr & 3)
 		return isa_fault(c, EXC_USAGEFAULT, UFSR_UNALIGNED, 0);
-	for (unsigned i = 0; i < n; i++) {
-		if (l) {
-			if ((r = isa_load(c, addr + 4 * i, 4, &v, ISA_ACC_LOAD)))
-				return r;
-			c->s.fpr[first + i] = v;
-		} else if ((r = isa_store(c, addr + 4 * i, 4, c->s.fpr[first + i],
-					  ISA_ACC_STORE))) {
-			return r;
-		}
-	}
+	if ((r = transfer(c, l, addr, first, n)))
+		return r;
 	if (w)
 		c->s.r[rn] = u ? base + 4 * n : base - 4 * n;
 	return EX_OK;
