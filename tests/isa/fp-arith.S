@@ -3,16 +3,10 @@
 @ largest, infinities, quiet and signalling NaNs) in each rounding mode, with
 @ FZ and DN off and on; the cumulative flags land in FPSCR.
 #include "common.inc"
-	.equ	CPACR, 0xe000ed88
 	.text
 	.thumb_func
 reset:
-	ldr	r0, =CPACR
-	ldr	r1, [r0]
-	orr	r1, r1, #0xf << 20
-	str	r1, [r0]
-	dsb
-	isb
+	FP_ENABLE
 	movs	r8, #0			@ FPSCR mode index 0..7
 mode_loop:
 	ldr	r0, =modes

@@ -11,9 +11,7 @@
 	.text
 	.thumb_func
 reset:
-	ldr	r0, =CPACR
-	ldr	r1, =0xf << 20
-	str	r1, [r0]
+	FP_ENABLE
 	ldr	r0, =FPDSCR
 	ldr	r1, =0x07c00000
 	str	r1, [r0]

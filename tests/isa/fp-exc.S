@@ -8,7 +8,6 @@
 #include "common.inc"
 	.equ	SHCSR, 0xe000ed24
 	.equ	CFSR, 0xe000ed28
-	.equ	CPACR, 0xe000ed88
 	.equ	FPCCR, 0xe000ef34
 	.equ	FPCAR, 0xe000ef38
 	.equ	FPDSCR, 0xe000ef3c
@@ -115,11 +114,7 @@ usage_handler:
 	cmp	r1, r2
 	bne	1f
 	adds	r6, #1
-	ldr	r0, =CPACR
-	ldr	r1, =0xf << 20
-	str	r1, [r0]
-	dsb
-	isb
+	FP_ENABLE
 	bx	lr
 1:	FAIL	20
 

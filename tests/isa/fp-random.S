@@ -4,16 +4,11 @@
 @ exponent half of the time (cancellation, ties), one is small or denormal
 @ a quarter of the time. Diffed against QEMU register by register.
 #include "common.inc"
-	.equ	CPACR, 0xe000ed88
 	.equ	ITERS, 4096
 	.text
 	.thumb_func
 reset:
-	ldr	r0, =CPACR
-	ldr	r1, =0xf << 20
-	str	r1, [r0]
-	dsb
-	isb
+	FP_ENABLE
 	ldr	r0, =0x2545f491		@ xorshift state
 	movs	r8, #0			@ iteration
 	ldr	r9, =modes
