@@ -50,19 +50,7 @@ mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# timed CMD...: run CMD once; sets wall and cpu (user + system, s), rss
-# (KiB) and rc; output in $tmp/out
-timed() {
-	local u s
-	rc=0
-	/usr/bin/time -f '%e %U %S %M' -o "$tmp/time" "$@" </dev/null >"$tmp/out" 2>&1 || rc=$?
-	read -r wall u s rss <"$tmp/time" || true
-	cpu_s=$(awk -v u="${u:-0}" -v s="${s:-0}" 'BEGIN { print u + s }')
-	wall=${wall:-0} rss=${rss:-0}
-}
-
-# key FILE NAME: the value of NAME= in rplbench's output
-key() { sed -n "s/^$2=//p" "$1"; }
+. "$(dirname "$0")/lib.sh" # timed, key
 
 # one KEY N CMD...: one timed pass of CMD; cell[KEY] gets "CPU | wall | MIPS
 # (from the CPU time) | RSS" for N instructions, or "failed" cells. A replay
