@@ -219,30 +219,16 @@ int rpl_seek_step(struct rpl *r, uint64_t s)
 int rpl_seek(struct rpl *r, uint64_t position)
 {
 	size_t c = rpl_ckstore_before_position(r->ck, position);
-	int k;
 
 	if (r->failed || r->d.position > position || rpl_ckpt_steps(r, c) > r->d.steps)
 		if (rpl_ckpt_restore(r, c))
 			return -1;
-	if (r->cfw)
-		return rpl_cf_only_run(r, position);
-	while (r->d.position < position) {
-		k = rpl_step_one(r);
-		if (k)
-			return k;
-	}
-	return 0;
+	return rpl_run(r, position);
 }
 
 int rpl_index(struct rpl *r)
 {
-	int k;
-
-	if (r->cfw)
-		return rpl_cf_only_run(r, UINT64_MAX) < 0 ? -1 : 0;
-	while (!(k = rpl_step_one(r)))
-		;
-	return k < 0 ? -1 : 0;
+	return rpl_run(r, UINT64_MAX) < 0 ? -1 : 0;
 }
 
 /* ---- the persistent index's access (replay/index.h) ------------------------------------ */
