@@ -38,7 +38,6 @@ print(int((ru.ru_utime + ru.ru_stime) * 1e9))' "$@")
 }
 
 qemu_machine() { case $1 in *-m4-*|*-m4f-*) echo mps2-an386 ;; *) echo mps2-an385 ;; esac; }
-cpu_of() { case $1 in *-m4f-*) echo m4f ;; *-m4-*) echo m4 ;; *) echo m3 ;; esac; }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -54,10 +53,9 @@ echo "|---|---:|---:|---:|---:|---:|---:|"
 tot_n=0 tot_r=0 tot_q=0
 while read -r elf; do
 	name=$(basename "$elf" .elf)
-	cpu=$(cpu_of "$name")
-	n=$("$raptor" run "$elf" --cores 1 --cpu "$cpu" --stats 2>&1 </dev/null >/dev/null |
+	n=$("$raptor" run "$elf" --cores 1 --stats 2>&1 </dev/null >/dev/null |
 		sed -n 's/^core 0: \([0-9]*\) instructions.*/\1/p')
-	r=$(best_of "$raptor" run "$elf" --cores 1 --cpu "$cpu")
+	r=$(best_of "$raptor" run "$elf" --cores 1)
 	q=$(best_of qemu-system-arm -M "$(qemu_machine "$name")" -nographic -semihosting -kernel "$elf")
 	rs=$((r > r0 ? r - r0 : 1)) qs=$((q > q0 ? q - q0 : 1))
 	tot_n=$((tot_n + n)) tot_r=$((tot_r + rs)) tot_q=$((tot_q + qs))

@@ -60,7 +60,6 @@ timed() {
 }
 
 qemu_machine() { case $1 in *-m4-*|*-m4f-*) echo mps2-an386 ;; *) echo mps2-an385 ;; esac; }
-cpu_of() { case $1 in *-m4f-*) echo m4f ;; *-m4-*) echo m4 ;; *) echo m3 ;; esac; }
 
 # failed KEY [LABEL]: a column that cannot be trusted for this row: drop it
 # and say why
@@ -78,26 +77,25 @@ whole() { [ "$rc" = 0 ] && grep -q '^raptor replay: .* (the whole recording)' "$
 # (instructions) and status (the columns that failed, "" when all is well).
 declare -A skip
 measure() {
-	local elf=$1 c=$2 cpu q='' k
-	cpu=$(cpu_of "$(basename "$elf")")
+	local elf=$1 c=$2 q='' k
 	best=() skip=() status=
-	n=$("$raptor" run "$elf" --cores "$c" --cpu "$cpu" --stats 2>&1 </dev/null >/dev/null |
+	n=$("$raptor" run "$elf" --cores "$c" --stats 2>&1 </dev/null >/dev/null |
 		awk '/^core [0-9]+: [0-9]+ instructions/ { s += $3 } END { print s + 0 }')
-	"$raptor" record "$elf" --cores "$c" --cpu "$cpu" -o "$tmp/rect" --force -q --truth \
+	"$raptor" record "$elf" --cores "$c" -o "$tmp/rect" --force -q --truth \
 		</dev/null >/dev/null 2>&1 || skip[verify]=1 status="record --truth failed"
 	[ "$cf_supported" = 1 ] || skip[cfonly]=1
-	if [ "$cf_supported" = 1 ] && ! "$raptor" record "$elf" --cores "$c" --cpu "$cpu" \
+	if [ "$cf_supported" = 1 ] && ! "$raptor" record "$elf" --cores "$c" \
 		-o "$tmp/recn" --force -q --lv-enc none </dev/null >/dev/null 2>&1; then
 		skip[cfonly]=1 status="${status:+$status, }record --lv-enc none failed"
 	fi
 	if [ "$c" = 1 ]; then q=$(qemu_machine "$(basename "$elf")"); else skip[qemu]=1; fi
 	for _ in $(seq "$reps"); do
 		if [ -z "${skip[run]:-}" ]; then
-			timed run "$raptor" run "$elf" --cores "$c" --cpu "$cpu"
+			timed run "$raptor" run "$elf" --cores "$c"
 			[ "$rc" = 0 ] || failed run
 		fi
 		if [ -z "${skip[record]:-}" ]; then
-			timed record "$raptor" record "$elf" --cores "$c" --cpu "$cpu" -o "$tmp/rec" \
+			timed record "$raptor" record "$elf" --cores "$c" -o "$tmp/rec" \
 				--force -q
 			[ "$rc" = 0 ] || { failed record; skip[replay]=1; }
 		fi

@@ -4,13 +4,7 @@ test_description 'multicore workloads at 1, 2, 4 and 8 cores and several seeds; 
 
 test_require "$RAPTOR"
 
-cpu_of() {
-	case ${1##*/} in
-	*-m4f-*) echo m4f ;;
-	*-m4-*) echo m4 ;;
-	*) echo m3 ;;
-	esac
-}
+# (the core model: each ELF's build attributes say it, docs/BOARD.md "Core model")
 
 test_expect_success 'setup: the multicore builds' '
 	abs_list "$GUEST/multi.list" >elfs &&
@@ -20,11 +14,10 @@ test_expect_success 'setup: the multicore builds' '
 
 while read elf; do
 	name=$(basename "$elf" .elf)
-	cpu=$(cpu_of "$elf")
 	test_expect_success "$name passes at 1, 2, 4, 8 cores, seeds 1-3" "
 		for n in 1 2 4 8; do
 			for s in 1 2 3; do
-				\"\$RAPTOR\" run $elf --cpu $cpu --cores \$n --seed \$s >out.\$n.\$s ||
+				\"\$RAPTOR\" run $elf --cores \$n --seed \$s >out.\$n.\$s ||
 				{ echo \"failed at \$n cores, seed \$s\"; cat out.\$n.\$s; return 1; }
 			done
 		done
@@ -33,8 +26,8 @@ done <elfs
 
 test_expect_success 'the same seed gives byte-identical --trace-regs' '
 	for w in racy-m3-O2 reduction-m4-Os systick-m3-O0; do
-		"$RAPTOR" run "$GUEST/$w.elf" --cpu $(cpu_of $w) --cores 4 --seed 7 --trace-regs a.$w >/dev/null &&
-		"$RAPTOR" run "$GUEST/$w.elf" --cpu $(cpu_of $w) --cores 4 --seed 7 --trace-regs b.$w >/dev/null &&
+		"$RAPTOR" run "$GUEST/$w.elf" --cores 4 --seed 7 --trace-regs a.$w >/dev/null &&
+		"$RAPTOR" run "$GUEST/$w.elf" --cores 4 --seed 7 --trace-regs b.$w >/dev/null &&
 		cmp a.$w b.$w || return 1
 	done
 '

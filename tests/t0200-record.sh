@@ -257,14 +257,12 @@ test_expect_success 'a missing ELF is an error naming it, and no recording' '
 
 test_expect_success 'the trace modules do not change the program: record and run retire the same instructions' '
 	for w in racy-m3-O2 systick-m4-O2 ring-m3-Os lu-m3-O0; do
-		cpu=m3
-		case $w in *-m4f-*) cpu=m4f ;; *-m4-*) cpu=m4 ;; esac
 		for n in 1 4 8; do
 			for seed in 1 7; do
-				"$RAPTOR" record "$GUEST/$w.elf" --cpu $cpu --cores $n --seed $seed \
+				"$RAPTOR" record "$GUEST/$w.elf" --cores $n --seed $seed \
 					--truth -o same.$w.$n.$seed -q >/dev/null &&
 				"$BUILD/truthq" same.$w.$n.$seed trace >recorded &&
-				"$RAPTOR" run "$GUEST/$w.elf" --cpu $cpu --cores $n --seed $seed \
+				"$RAPTOR" run "$GUEST/$w.elf" --cores $n --seed $seed \
 					--trace-regs regs >/dev/null &&
 				awk "{ print \$1 + 0, \$2 }" regs >ran &&
 				test_cmp ran recorded &&

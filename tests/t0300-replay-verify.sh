@@ -4,13 +4,7 @@ test_description 'raptor replay rebuilds every instruction from the streams, che
 
 test_require "$RAPTOR"
 
-cpu_of() {
-	case ${1##*/} in
-	*-m4f-*) echo m4f ;;
-	*-m4-*) echo m4 ;;
-	*) echo m3 ;;
-	esac
-}
+# (the core model: each ELF's build attributes say it, docs/BOARD.md "Core model")
 
 # verify_one ELF CORES ARGS...: record with the truth, replay --verify;
 # prints "ok N" (instructions verified) or the failure.
@@ -18,10 +12,8 @@ cat >verify_one <<'EOF'
 #!/bin/sh
 elf=$1 n=$2
 shift 2
-cpu=m3
-case ${elf##*/} in *-m4f-*) cpu=m4f ;; *-m4-*) cpu=m4 ;; esac
 d=$(mktemp -d rec.XXXXXX)
-if ! "$RAPTOR" record "$elf" --cpu $cpu --cores $n "$@" --truth -o $d/r -q >/dev/null 2>$d/err
+if ! "$RAPTOR" record "$elf" --cores $n "$@" --truth -o $d/r -q >/dev/null 2>$d/err
 then
 	echo "FAIL record $elf $n $*: $(tail -1 $d/err)"
 	exit 0
@@ -124,7 +116,7 @@ test_expect_success 'random access: seeks forward and backward equal the truth' 
 	"$RAPTOR" replay good --random 300 --interval 2000 2>err &&
 	grep "300 random positions among [0-9]* equal the ground truth" err &&
 	for w in lu-m3-O0 systick-m4-O2 ring-m3-Os; do
-		"$RAPTOR" record "$GUEST/$w.elf" --cpu $(cpu_of $w) --cores 8 --truth -o ra.$w -q \
+		"$RAPTOR" record "$GUEST/$w.elf" --cores 8 --truth -o ra.$w -q \
 			>/dev/null &&
 		"$RAPTOR" replay ra.$w --random 200 --interval 3000 --seed 5 2>err &&
 		grep "200 random positions" err &&

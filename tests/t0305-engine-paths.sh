@@ -25,14 +25,12 @@ test_expect_success 'setup: the workloads and the ISA corner programs' '
 cat >same_run <<'EOF'
 #!/bin/sh
 elf=$1 n=$2
-cpu=m3
-case ${elf##*/} in *-m4f-* | fp-*) cpu=m4f ;; *-m4-* | dsp-test.elf) cpu=m4 ;; esac
 d=$(mktemp -d run.XXXXXX)
 # --max-insns: a program that does not end must not fill the disk
-"$RAPTOR" run "$elf" --cpu $cpu --cores $n --max-insns 20000000 --trace-regs $d/fast \
+"$RAPTOR" run "$elf" --cores $n --max-insns 20000000 --trace-regs $d/fast \
 	>/dev/null 2>$d/err.fast
 a=$?
-RAPTOR_SIMPLE_ENGINE=1 "$RAPTOR" run "$elf" --cpu $cpu --cores $n --max-insns 20000000 \
+RAPTOR_SIMPLE_ENGINE=1 "$RAPTOR" run "$elf" --cores $n --max-insns 20000000 \
 	--trace-regs $d/simple >/dev/null 2>$d/err.simple
 b=$?
 if [ $a != $b ]; then
@@ -53,12 +51,10 @@ chmod +x same_run
 cat >same_rec <<'EOF'
 #!/bin/sh
 elf=$1 n=$2
-cpu=m3
-case ${elf##*/} in *-m4f-*) cpu=m4f ;; *-m4-*) cpu=m4 ;; esac
 d=$(mktemp -d rec.XXXXXX)
-if ! "$RAPTOR" record "$elf" --cpu $cpu --cores $n --truth --all-encodings -o $d/fast -q \
+if ! "$RAPTOR" record "$elf" --cores $n --truth --all-encodings -o $d/fast -q \
 	>/dev/null 2>$d/err ||
-   ! RAPTOR_SIMPLE_ENGINE=1 "$RAPTOR" record "$elf" --cpu $cpu --cores $n --truth --all-encodings \
+   ! RAPTOR_SIMPLE_ENGINE=1 "$RAPTOR" record "$elf" --cores $n --truth --all-encodings \
 	-o $d/simple -q >/dev/null 2>>$d/err; then
 	echo "FAIL record $elf $n: $(tail -1 $d/err)"; exit 0
 fi

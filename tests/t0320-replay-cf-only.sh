@@ -14,10 +14,8 @@ cat >verify_one <<'EOF'
 #!/bin/sh
 elf=$1 n=$2
 shift 2
-cpu=m3
-case ${elf##*/} in *-m4f-*) cpu=m4f ;; *-m4-*) cpu=m4 ;; esac
 d=$(mktemp -d rec.XXXXXX)
-if ! "$RAPTOR" record "$elf" --cpu $cpu --cores $n --lv-enc none "$@" --truth -o $d/r -q \
+if ! "$RAPTOR" record "$elf" --cores $n --lv-enc none "$@" --truth -o $d/r -q \
 	>/dev/null 2>$d/err
 then
 	echo "FAIL record $elf $n $*: $(tail -1 $d/err)"

@@ -12,10 +12,8 @@ cat >check_one <<'EOF'
 #!/bin/sh
 elf=$1 n=$2 cf=$3
 shift 3
-cpu=m3
-case ${elf##*/} in *-m4f-*) cpu=m4f ;; *-m4-*) cpu=m4 ;; esac
 d=$(mktemp -d rec.XXXXXX)
-if ! "$RAPTOR" record "$elf" --cpu $cpu --cores $n --cf "$cf" "$@" --truth --all-encodings -o $d/r -q \
+if ! "$RAPTOR" record "$elf" --cores $n --cf "$cf" "$@" --truth --all-encodings -o $d/r -q \
 	>/dev/null 2>$d/err
 then
 	echo "FAIL record $elf $n $cf $*: $(tail -1 $d/err)"
