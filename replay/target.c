@@ -95,7 +95,8 @@ static int t_read_mem(void *t, int core, uint32_t addr, uint8_t *buf, uint32_t l
 	if (k > 0) {
 		set_why(why,
 			"the byte at 0x%08x is not known at position %" PRIu64
-			" (never loaded or stored before)",
+			" (the recording does not determine it: no access before, and none "
+			"after that is a load seen so far)",
 			unknown, rpl_position(s->r));
 		return -1;
 	}
