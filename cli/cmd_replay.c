@@ -48,10 +48,13 @@ static const char replay_usage[] =
 	"                  other core's occurrence may be passed) and stepi; no\n"
 	"                  watchpoints\n"
 	"  --interval N    instructions between checkpoints (default 65536)\n"
-	"  --memory SIZE   memory the checkpoints may hold (default 512M; K, M, G\n"
-	"                  suffixes): over it they are compressed, and thinned out\n"
-	"                  far from where the replay is, then laid down again when\n"
-	"                  it comes back\n"
+	"  --memory SIZE   memory the replay's index may hold (default 512M; K, M, G\n"
+	"                  suffixes): checkpoints, time index, initial image and\n"
+	"                  memory picture together (the streams are mapped, their\n"
+	"                  pages behind the replay handed back); over it the\n"
+	"                  checkpoints are compressed, and thinned out far from\n"
+	"                  where the replay is, then laid down again when it\n"
+	"                  comes back\n"
 	"  --seed S        seed of --random's choices (default 1)\n"
 	"  --no-index      ignore the recording's index (raptor index); without it,\n"
 	"                  a valid index is loaded (its checkpoints and summaries,\n"
@@ -89,6 +92,7 @@ int cmd_replay(int argc, char **argv)
 	uint64_t memory = RPL_DEFAULT_MEMORY;
 	struct rpl_ckstore_stats cs;
 	struct rpl_check_mem cm;
+	struct rpl_memory_use mu;
 	unsigned fwd, bwd, checks;
 	uint64_t npoints = 0;
 	int opt, verify = 0, quiet = 0, s, status, full, noindex = 0, at_end = 0;
@@ -183,19 +187,25 @@ int cmd_replay(int argc, char **argv)
 				(unsigned long long)end,
 				rpl_regs_known(r) ? "" : " (every core's PC after its steps)", fwd,
 				bwd, n, bytes / 1048576.0, secs);
-			fprintf(stderr, "  checkpoints: %llu bytes now, %llu at most, budget %llu; "
-				"%zu compressed (%llu to %llu bytes), %llu dropped, %llu laid down "
-				"again\n", (unsigned long long)cs.bytes,
-				(unsigned long long)cs.peak, (unsigned long long)cs.budget, cs.packed,
+			rpl_memory_use(r, &mu);
+			fprintf(stderr, "  checkpoints: %llu bytes now, %llu at most, budget %llu "
+				"of --memory %llu (time index %llu, initial image %llu, live "
+				"memory %llu); %zu compressed (%llu to %llu bytes), %llu dropped, "
+				"%llu laid down again\n", (unsigned long long)cs.bytes,
+				(unsigned long long)cs.peak, (unsigned long long)cs.budget,
+				(unsigned long long)mu.memory, (unsigned long long)mu.time_index,
+				(unsigned long long)mu.initial, (unsigned long long)mu.live,
+				cs.packed,
 				(unsigned long long)cs.raw_state, (unsigned long long)cs.packed_state,
 				(unsigned long long)cs.dropped, (unsigned long long)cs.recreated);
 			if (cm.probes)
-				fprintf(stderr, "  memory at %u of them: %llu bytes the recording "
-					"determines (%llu of them from a later load), all readable and "
-					"equal to the truth (%llu more read, equal; %llu unknown)\n",
-					cm.probes, (unsigned long long)cm.determined,
-					(unsigned long long)cm.later,
-					(unsigned long long)cm.extra, (unsigned long long)cm.unknown);
+				fprintf(stderr, "  memory at %u of them: %llu bytes the "
+					"recording determines (%llu of them from a later load), "
+					"all readable and equal to the truth (%llu more read, "
+					"equal; %llu unknown)\n", cm.probes,
+					(unsigned long long)cm.determined,
+					(unsigned long long)cm.later, (unsigned long long)cm.extra,
+					(unsigned long long)cm.unknown);
 		}
 		rpl_close(r);
 		return s ? 1 : 0;

@@ -35,10 +35,13 @@ static const char serve_usage[] =
 	"  --at WHERE       start at 'begin' (default), 'end' or a POSITION\n"
 	"                   (instructions retired by all cores)\n"
 	"  --interval N     instructions between checkpoints (default 65536)\n"
-	"  --memory SIZE    memory the checkpoints may hold (default 512M; K, M, G\n"
-	"                   suffixes): over it they are compressed and thinned out\n"
-	"                   far from the current position; per replay (two while\n"
-	"                   the index is built in the background)\n"
+	"  --memory SIZE    memory the replay's index may hold (default 512M; K, M, G\n"
+	"                   suffixes): checkpoints, time index, initial image and\n"
+	"                   memory picture together; over it the checkpoints are\n"
+	"                   compressed and thinned out far from the current\n"
+	"                   position; while the index is built in the background,\n"
+	"                   a quarter for the replay serving, the rest for the one\n"
+	"                   indexing\n"
 	"  --no-index       ignore the recording's index (raptor index); without it,\n"
 	"                   a valid index is loaded, so every position is reached\n"
 	"                   from a nearby checkpoint at once and continue and\n"
@@ -130,7 +133,9 @@ static int go_to_start(struct serve *s, const char *at)
 /*
  * No valid index: a second replay of the recording builds it in a thread
  * (replay/bgindex.h) while the first serves GDB; the target adopts it once
- * it is done. Progress on stderr if it is a terminal. 0 / -1.
+ * it is done. The two share --memory: a quarter for the one serving (it
+ * holds only what GDB visited), the rest for the one indexing, all of it
+ * for the one left. Progress on stderr if it is a terminal. 0 / -1.
  */
 static int start_bgindex(struct serve *s, uint64_t interval, uint64_t memory, const char *cache)
 {
@@ -140,11 +145,12 @@ static int start_bgindex(struct serve *s, uint64_t interval, uint64_t memory, co
 		return -1;
 	if (interval)
 		rpl_set_interval(r, interval);
-	rpl_set_memory(r, memory);
+	rpl_set_memory(r, memory - memory / 4);
 	s->bg = rpl_bgindex_start(r, cache, isatty(2) ? stderr : NULL);
 	if (!s->bg)
 		return -1;
-	rpl_target_set_bgindex(s->t, s->bg);
+	rpl_set_memory(s->r, memory / 4);
+	rpl_target_set_bgindex(s->t, s->bg, memory);
 	fprintf(stderr, "raptor serve: no valid index: building it in the background\n");
 	return 0;
 }

@@ -1202,6 +1202,11 @@ uint64_t cfw_insns(const struct cfw *x, int core)
 	return x->rw[core].insns;
 }
 
+uint64_t cfw_stream_pos(const struct cfw *x)
+{
+	return st_cf_decoder_pos(&x->cfd);
+}
+
 uint64_t cfw_steps(const struct cfw *x, int core)
 {
 	return x->rw[core].steps;

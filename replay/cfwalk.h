@@ -172,6 +172,8 @@ uint32_t cfw_pc(const struct cfw *x, int core);
 uint64_t cfw_cycle(const struct cfw *x, int core);
 uint64_t cfw_insns(const struct cfw *x, int core);
 uint64_t cfw_steps(const struct cfw *x, int core);
+/* The bit offset in the cf stream the walk has read up to. */
+uint64_t cfw_stream_pos(const struct cfw *x);
 
 /*
  * Checkpoints of the replay's walkers, predictor copies and order (the

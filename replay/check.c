@@ -309,6 +309,8 @@ static int tm_first(struct tmem *m, const char *path)
  */
 static int tm_compare(struct rpl *r, const struct tmem *m, struct rpl_check_mem *cm)
 {
+	unsigned long long pos = rpl_position(r);
+
 	for (size_t pg = 0; pg < MEM_BYTES / MEM_PAGE; pg++) {
 		if (!m->page_used[pg])
 			continue;
@@ -319,16 +321,15 @@ static int tm_compare(struct rpl *r, const struct tmem *m, struct rpl_check_mem 
 
 			if (rpl_read_mem(r, a, &b, 1, NULL)) {
 				if (det)
-					return error("memory at position %llu: the recording determines "
-						     "the byte at 0x%08x (0x%02x), the replay does "
-						     "not know it", (unsigned long long)rpl_position(r), a, m->val[i]);
+					return error("memory at position %llu: the recording "
+						     "determines the byte at 0x%08x (0x%02x), the "
+						     "replay does not know it", pos, a, m->val[i]);
 				cm->unknown++;
 				continue;
 			}
 			if (b != m->val[i])
 				return error("memory at position %llu: the byte at 0x%08x reads "
-					     "0x%02x, the truth 0x%02x", (unsigned long long)rpl_position(r), a, b,
-					     m->val[i]);
+					     "0x%02x, the truth 0x%02x", pos, a, b, m->val[i]);
 			if (det)
 				cm->determined++;
 			else

@@ -34,6 +34,37 @@ size_t rpl_ckpt_state_size(const struct rpl *r)
 	return sizeof(struct dyn) + sizeof(r->sched.cycles) + sizeof(r->sched.rng) + blob_size(r);
 }
 
+void rpl_memory_use(const struct rpl *r, struct rpl_memory_use *u)
+{
+	uint64_t others, floor = r->memory / 4;
+
+	u->memory = r->memory;
+	u->time_index = r->tix ? rpl_tix_bytes(r->tix) : 0;
+	u->initial = rpl_mem_bytes(r->init);
+	u->live = rpl_mem_bytes(r->mem);
+	others = u->time_index + u->initial + u->live;
+	u->store = r->memory > others + floor ? r->memory - others : floor;
+}
+
+/* The store's share of the budget, as the other structures have grown. */
+static void share_memory(struct rpl *r)
+{
+	struct rpl_memory_use u;
+
+	rpl_memory_use(r, &u);
+	rpl_ckstore_set_budget(r->ck, u.store);
+}
+
+/* The streams' pages the decoders have passed go back to the page cache (util/fmap.h). */
+static void release_streams(struct rpl *r)
+{
+	uint64_t cf = r->cfw ? cfw_stream_pos(r->cfw) : st_cf_decoder_pos(&r->d.cfd);
+
+	fmap_release_before(&r->cf_map, (size_t)(cf / 8));
+	if (r->mf.lv_on)
+		fmap_release_before(&r->lv_map, (size_t)(st_lv_decoder_pos(&r->d.lvd) / 8));
+}
+
 /*
  * At every interval-th position (called when position reaches next_ckpt):
  * a checkpoint there unless the store has it. At the frontier it is new;
@@ -49,6 +80,8 @@ void rpl_ckpt_take(struct rpl *r)
 	size_t ci;
 
 	r->next_ckpt = (slot + 1) * r->interval;
+	release_streams(r);
+	share_memory(r);
 	if (r->d.position != slot * r->interval)
 		return; /* restored past a slot: the next one is due later */
 	if (rpl_ckstore_count(r->ck)) {
@@ -194,7 +227,8 @@ void rpl_set_interval(struct rpl *r, uint64_t insns)
 
 void rpl_set_memory(struct rpl *r, uint64_t bytes)
 {
-	rpl_ckstore_set_budget(r->ck, bytes);
+	r->memory = bytes;
+	share_memory(r);
 	rpl_ckstore_trim(r->ck, r->d.position / r->interval);
 	r->sum_gen++;
 }

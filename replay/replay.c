@@ -382,45 +382,14 @@ static char *join(const char *dir, const char *name)
 	return p;
 }
 
-/* Read a whole stream file of `bits` bits. */
-static uint8_t *read_stream(const char *path, uint64_t bits)
+/* Map a whole stream file of `bits` bits (util/fmap.h). */
+static int map_stream(struct fmap *m, const char *path, uint64_t bits)
 {
-	uint64_t want = (bits + 7) / 8;
-	FILE *f = fopen(path, "rb");
-	struct stat sb;
-	uint8_t *buf;
-	long size;
+	char what[96];
 
-	if (!f) {
-		error("%s: cannot open: %m", path);
-		return NULL;
-	}
-	if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
-		errno = EISDIR;
-		error("%s: cannot read: %m", path);
-		fclose(f);
-		return NULL;
-	}
-	if (fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
-		error("%s: cannot read: %m", path);
-		fclose(f);
-		return NULL;
-	}
-	if ((uint64_t)size != want) {
-		error("%s: %ld bytes, but the manifest says the stream has %llu bits (%llu "
-		      "bytes)%s", path, size, U(bits), U(want),
-		      (uint64_t)size < want ? ": the file is truncated" : "");
-		fclose(f);
-		return NULL;
-	}
-	buf = xmalloc(want ? want : 1);
-	if (fread(buf, 1, want, f) != want) {
-		error("%s: read error: %m", path);
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
+	snprintf(what, sizeof(what), "the manifest says the stream has %llu bits (%llu bytes)",
+		 U(bits), U((bits + 7) / 8));
+	return fmap_open(m, path, (bits + 7) / 8, what);
 }
 
 static int load_bytes(void *ctx, uint32_t addr, const uint8_t *data, size_t len)
@@ -502,8 +471,9 @@ struct rpl *rpl_open(const char *dir)
 			r->bp[i] = r->mf.bp_shared && i ? r->bp[0] : bp_new(&r->mf.bp);
 	}
 	r->cf_path = join(dir, r->mf.cf_file);
-	if (!(r->cf_buf = read_stream(r->cf_path, r->mf.cf_bits)))
+	if (map_stream(&r->cf_map, r->cf_path, r->mf.cf_bits))
 		goto fail;
+	r->cf_buf = r->cf_map.p;
 	if (r->mf.lv_on) {
 		st_cf_decoder_init(&r->d.cfd, &r->mf.cf, r->cf_buf, r->mf.cf_bits, r->cf_path);
 	} else {
@@ -515,8 +485,9 @@ struct rpl *rpl_open(const char *dir)
 	}
 	if (r->mf.lv_on) {
 		r->lv_path = join(dir, r->mf.lv_file);
-		if (!(r->lv_buf = read_stream(r->lv_path, r->mf.lv_bits)))
+		if (map_stream(&r->lv_map, r->lv_path, r->mf.lv_bits))
 			goto fail;
+		r->lv_buf = r->lv_map.p;
 		st_lv_decoder_init(&r->d.lvd, &r->mf.lv, r->lv_buf, r->mf.lv_bits, r->lv_path);
 		if (r->mf.lv.enc == ST_LV_CFIAT) {
 			r->fa = dc_fa_new(&r->mf.cache);
@@ -531,6 +502,7 @@ struct rpl *rpl_open(const char *dir)
 		goto fail;
 	r->break_step = UINT64_MAX;
 	r->state_size = rpl_ckpt_state_size(r);
+	r->memory = RPL_DEFAULT_MEMORY;
 	r->ck = rpl_ckstore_new(r->state_size, r->mem, RPL_DEFAULT_MEMORY);
 	rpl_set_interval(r, RPL_DEFAULT_INTERVAL);
 	rpl_ckpt_take(r); /* the beginning */
@@ -566,8 +538,8 @@ void rpl_close(struct rpl *r)
 	rpl_mem_free(r->init);
 	if (r->elf_loaded)
 		isa_elf_release(&r->elf);
-	free(r->cf_buf);
-	free(r->lv_buf);
+	fmap_close(&r->cf_map);
+	fmap_close(&r->lv_map);
 	free(r->dir);
 	free(r->cf_path);
 	free(r->lv_path);

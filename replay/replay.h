@@ -157,21 +157,35 @@ void rpl_set_interval(struct rpl *r, uint64_t insns);
 /* Replay to the end once, leaving checkpoints all along. 0 / -1. */
 int rpl_index(struct rpl *r) MUST_CHECK;
 /*
- * The memory the checkpoints may hold (default RPL_DEFAULT_MEMORY): their
- * states, page tables and summaries and the memory pages only they hold
- * (the replay's own picture, streams and program are not counted). Over
- * it they are compressed and thinned at once and from then on
+ * The memory the replay's growing structures may hold together (default
+ * RPL_DEFAULT_MEMORY): the time index, the initial image, the live memory
+ * picture and the checkpoint store. The store gets what the others leave
+ * (at least a quarter), recomputed at every checkpoint as they grow: its
+ * states, page tables and summaries and the memory pages only they hold.
+ * Over it they are compressed and thinned at once and from then on
  * (replay/ckstore.h). A budget too small for the checkpoint at the
  * beginning leaves that one alone: every seek then replays from there.
+ * The streams are mapped files whose pages behind the replay go back to
+ * the page cache (util/fmap.h), and the program is small: not counted.
  */
 void rpl_set_memory(struct rpl *r, uint64_t bytes);
+
+/* Where the memory of rpl_set_memory goes, now. */
+struct rpl_memory_use {
+	uint64_t memory;     /* the whole budget */
+	uint64_t time_index; /* replay/tindex.h */
+	uint64_t initial;    /* the initial image (rpl_read_mem) */
+	uint64_t live;	     /* the live memory picture's pages */
+	uint64_t store;	     /* the store's share: memory less those, at least memory / 4 */
+};
+void rpl_memory_use(const struct rpl *r, struct rpl_memory_use *u);
 /* Number of checkpoints; *bytes gets the memory they hold (as the budget counts it). */
 size_t rpl_checkpoints(const struct rpl *r, uint64_t *bytes);
 /* More about the checkpoints: compression, thinning, the most they held. */
 void rpl_checkpoint_stats(const struct rpl *r, struct rpl_ckstore_stats *st);
 /*
  * Bytes of the time index (replay/tindex.h: the slots each code line and
- * data block was used in; outside the budget) and the steps it covers.
+ * data block was used in; counted in rpl_set_memory's budget) and the steps it covers.
  */
 uint64_t rpl_time_index_bytes(const struct rpl *r, uint64_t *covered);
 

@@ -23,6 +23,7 @@
 #include "streams/cfmsg.h"
 #include "streams/lvmsg.h"
 #include "streams/truth.h"
+#include "util/fmap.h"
 
 #define MAX_CORES ST_CF_MAX_CORES
 #define MAX_STEP_ACC 64 /* data accesses of one step: LDM of 16 + stacking + vector */
@@ -88,6 +89,7 @@ struct rpl {
 	 * restored with a checkpoint: it only grows (rpl_read_mem).
 	 */
 	struct rpl_mem *init;
+	uint64_t memory; /* rpl_set_memory's budget, shared out by share_memory (ckpt.c) */
 	struct isa_decoder *dec;
 	struct isa_bus bus;
 	struct isa_cpu *cpu[MAX_CORES];
@@ -98,7 +100,8 @@ struct rpl {
 	struct dc_mc2rt *mc;
 
 	/* streams, each with the next message's head already decoded */
-	uint8_t *cf_buf, *lv_buf;
+	struct fmap cf_map, lv_map; /* the stream files, mapped (util/fmap.h) */
+	const uint8_t *cf_buf, *lv_buf;
 	struct dyn d; /* everything a checkpoint restores besides the blobs below */
 
 	/* the step under way */

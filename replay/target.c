@@ -27,6 +27,7 @@ struct rpl_target {
 	int npts;
 	struct rpl_bgindex *bg; /* the index being built (not owned), or NULL */
 	int adopted;		/* bg's replay was taken (or refused) */
+	uint64_t memory;	/* bg's replay's budget once it serves */
 	int refused;		/* ... refused: it did not show what this one does */
 	char *index;		/* the index loaded at the start, or NULL */
 	uint64_t index_count;
@@ -246,6 +247,7 @@ static void adopt(struct rpl_target *s)
 	rpl_take_stop_state(n, s->r);
 	rpl_close(s->r);
 	s->r = n;
+	rpl_set_memory(n, s->memory);
 }
 
 static int t_resume(void *t, enum rsp_resume how, int core, int alone, int reverse,
@@ -604,9 +606,10 @@ int rpl_target_set_index(struct rpl_target *t, const char *path, uint64_t count)
 	return 0;
 }
 
-void rpl_target_set_bgindex(struct rpl_target *t, struct rpl_bgindex *bg)
+void rpl_target_set_bgindex(struct rpl_target *t, struct rpl_bgindex *bg, uint64_t memory)
 {
 	t->bg = bg;
+	t->memory = memory;
 }
 
 struct rpl *rpl_target_replay(const struct rpl_target *t)

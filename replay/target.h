@@ -48,9 +48,11 @@ int rpl_target_set_index(struct rpl_target *t, const char *path, uint64_t count)
  * owned: free it after the target's last command, before the target). At
  * the first GDB command after it is done, its replay takes over: moved to
  * the exact step, points and stop state of the one serving, whose place it
- * takes (that one is closed). monitor info and time show its progress.
+ * takes (that one is closed), with `memory` (rpl_set_memory) from then on:
+ * while both run, the caller shares --memory out between them. monitor
+ * info and time show its progress.
  */
-void rpl_target_set_bgindex(struct rpl_target *t, struct rpl_bgindex *bg);
+void rpl_target_set_bgindex(struct rpl_target *t, struct rpl_bgindex *bg, uint64_t memory);
 /* The replay serving now (it changes when the background index is adopted). */
 struct rpl *rpl_target_replay(const struct rpl_target *t);
 
