@@ -852,20 +852,30 @@ static void test_basics(struct gdbserver *srv)
 		tap_ok(strstr(xml, "<architecture>arm</architecture>") &&
 			   strstr(xml, "<feature name=\"org.gnu.gdb.arm.m-profile\">\n"
 				       "<reg name=\"r0\" bitsize=\"32\" regnum=\"0\" type=\"int\" "
-				       "group=\"general\"/>") &&
+				       "group=\"general\" dwarf_regnum=\"0\"/>") &&
 			   strstr(xml, "<reg name=\"sp\" bitsize=\"32\" regnum=\"13\" "
 				       "type=\"data_ptr\"") &&
 			   strstr(xml, "<reg name=\"pc\" bitsize=\"32\" regnum=\"15\" "
 				       "type=\"code_ptr\"") &&
 			   strstr(xml,
 				  "<reg name=\"xpsr\" bitsize=\"32\" regnum=\"16\" type=\"int\" "
-				  "group=\"general\"/>\n</feature>\n"
+				  "group=\"general\" generic=\"flags\"/>\n</feature>\n"
 				  "<feature name=\"org.gnu.gdb.arm.m-system\">\n"
 				  "<reg name=\"msp\" bitsize=\"32\" regnum=\"17\" "
 				  "type=\"data_ptr\" group=\"system\"/>") &&
 			   strstr(xml, "<reg name=\"control\" bitsize=\"32\" regnum=\"22\" "
 				       "type=\"int\" group=\"system\"/>\n</feature>\n</target>\n"),
 		       "target.xml: OpenOCD's features and numbers");
+		tap_ok(strstr(xml, "<reg name=\"r7\" bitsize=\"32\" regnum=\"7\" type=\"int\" "
+				   "group=\"general\" dwarf_regnum=\"7\" generic=\"fp\"/>") &&
+			   strstr(xml, "regnum=\"13\" type=\"data_ptr\" group=\"general\" "
+				       "dwarf_regnum=\"13\" generic=\"sp\"/>") &&
+			   strstr(xml, "regnum=\"14\" type=\"int\" group=\"general\" "
+				       "dwarf_regnum=\"14\" generic=\"ra\"/>") &&
+			   strstr(xml, "regnum=\"15\" type=\"code_ptr\" group=\"general\" "
+				       "dwarf_regnum=\"15\" generic=\"pc\"/>") &&
+			   strstr(xml, "regnum=\"17\" type=\"data_ptr\" group=\"system\"/>"),
+		       "target.xml: LLDB's DWARF numbers and roles (r7 the frame pointer)");
 		reply_is(&c, "qXfer:features:read:other.xml:0,fff", "E01");
 		reply_is(&c, "qXfer:features:read:target.xml:zz,fff", "E01");
 	}
