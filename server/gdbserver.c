@@ -25,6 +25,7 @@
 #define MON_MAX_ARGS 8
 #define XML_MAX 4096		     /* target.xml, the thread list */
 #define MEM_MAX (RSP_PACKET_MAX / 2) /* bytes per `m` reply */
+#define WATCHPOINTS_TOLD 32	     /* qWatchpointSupportInfo: the replay has no limit */
 
 static const char read_only[] = "E.replay is read-only";
 static const char refusal_text[] = "E.raptor: another GDB is already attached to this server";
@@ -70,6 +71,7 @@ struct gdbserver {
 	int created;	      /* the process came from vRun (qAttached 0), not attach */
 	int last;	      /* thread id of the last stop (kept across sessions) */
 	int swbreak, hwbreak; /* GDB's qSupported offered them */
+	int list_threads;     /* LLDB's QListThreadsInStopReply: stop replies list the threads */
 	char why[RSP_WHY_MAX];
 
 	char rep[RSP_PACKET_MAX + 1]; /* the reply being built */
@@ -565,6 +567,37 @@ static void *watch_main(void *arg)
 	return NULL;
 }
 
+/*
+ * What LLDB asked stop replies to add (QListThreadsInStopReply): the
+ * stopped thread's name, every thread, and their pcs (left out if one is
+ * unknown), so that it need not ask for each after every stop.
+ */
+static void rep_stop_threads(struct gdbserver *s, int tid)
+{
+	uint32_t v[RSP_NREGS], pcs[8];
+	uint8_t known[RSP_NREGS];
+	int i, all = 1;
+
+	if (!s->list_threads)
+		return;
+	rep_printf(s, "name:core%d;threads:", tid - 1);
+	for (i = 0; i < s->ncores; i++) {
+		rep_printf(s, i ? ",%x" : "%x", i + 1);
+		memset(known, 0, sizeof(known));
+		s->why[0] = 0;
+		if (s->ops->read_regs(s->t, i, v, known, s->why) || !known[15])
+			all = 0;
+		pcs[i] = v[15];
+	}
+	rep_str(s, ";");
+	if (!all)
+		return;
+	rep_str(s, "thread-pcs:");
+	for (i = 0; i < s->ncores; i++)
+		rep_printf(s, i ? ",%x" : "%x", pcs[i]);
+	rep_str(s, ";");
+}
+
 /* The stop reply for *st (the thread-id conventions of the header). */
 static void rep_stop(struct gdbserver *s, const struct rsp_stop *st)
 {
@@ -600,6 +633,7 @@ static void rep_stop(struct gdbserver *s, const struct rsp_stop *st)
 		break;
 	default: rep_printf(s, "T05thread:%x;", tid); break;
 	}
+	rep_stop_threads(s, tid);
 }
 
 /* Run the target, watching for Ctrl-C; the stop reply. */
@@ -894,10 +928,12 @@ static int monitor(struct gdbserver *s, char *line)
 /* ? : the last stop, as a stop reply */
 static void pk_why(struct gdbserver *s, const char *a, size_t n)
 {
-	if (s->gone)
+	if (s->gone) {
 		rep_str(s, "W00"); /* no process: as gdbserver --multi says */
-	else
-		rep_printf(s, "T05thread:%x;", s->last);
+		return;
+	}
+	rep_printf(s, "T05thread:%x;", s->last);
+	rep_stop_threads(s, s->last);
 }
 
 /* G P M X: writes, refused: the recording must not change */
@@ -1418,6 +1454,110 @@ static void pk_symbol(struct gdbserver *s, const char *a, size_t n)
 	rep_str(s, "OK");
 }
 
+/* ---- LLDB's packets ---------------------------------------------------------- */
+
+/* The cores' architecture in LLVM's words ("armv7m"), or plain "arm". */
+static const char *llvm_arch(struct gdbserver *s)
+{
+	const char *a = s->ops->llvm_arch ? s->ops->llvm_arch(s->t) : NULL;
+
+	return a ? a : "arm";
+}
+
+/* Mach-O's CPU_SUBTYPE_ARM_V6M, _V7M, _V7EM for arch; 0 (_ALL) for any other. */
+static int mach_subtype(const char *arch)
+{
+	static const struct {
+		const char *arch;
+		int subtype;
+	} subtypes[] = {{"armv6m", 14}, {"armv7m", 15}, {"armv7em", 16}};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(subtypes); i++)
+		if (!strcmp(arch, subtypes[i].arch))
+			return subtypes[i].subtype;
+	return 0;
+}
+
+/* "triple:HEX;" : ARCH-none-eabi, hex-encoded as LLDB wants it */
+static void rep_triple(struct gdbserver *s)
+{
+	char triple[64];
+
+	snprintf(triple, sizeof(triple), "%s-none-eabi", llvm_arch(s));
+	rep_str(s, "triple:");
+	rep_hex(s, triple, strlen(triple));
+	rep_str(s, ";");
+}
+
+/*
+ * qHostInfo : what LLDB debugs: the triple (an M-profile one tells it that
+ * every instruction is Thumb), CPU_TYPE_ARM (12) and the subtype in
+ * decimal, little-endian, 4-byte pointers; watchpoints stop before the
+ * access (as GDB on ARM expects too), so LLDB steps over it itself
+ */
+static void pk_host_info(struct gdbserver *s, const char *a, size_t n)
+{
+	rep_triple(s);
+	rep_printf(s,
+		   "cputype:12;cpusubtype:%d;endian:little;ptrsize:4;"
+		   "watchpoint_exceptions_received:before;",
+		   mach_subtype(llvm_arch(s)));
+}
+
+/*
+ * qProcessInfo : the replay is process 1 (without it LLDB takes the qC
+ * thread for the pid); the rest as qHostInfo, numbers in hex. E01 when
+ * there is no process (extended mode, killed or detached).
+ */
+static void pk_process_info(struct gdbserver *s, const char *a, size_t n)
+{
+	if (s->gone) {
+		rep_err(s, 1);
+		return;
+	}
+	rep_str(s, "pid:1;");
+	rep_triple(s);
+	rep_printf(s, "cputype:c;cpusubtype:%x;endian:little;ptrsize:4;",
+		   mach_subtype(llvm_arch(s)));
+}
+
+/* QListThreadsInStopReply : OK, and stop replies list the threads from now on */
+static void pk_list_threads(struct gdbserver *s, const char *a, size_t n)
+{
+	s->list_threads = 1;
+	rep_str(s, "OK");
+}
+
+/*
+ * qThreadStopInfoTID : why thread TID is stopped, as a stop reply with its
+ * name (LLDB shows it): T05 for the thread of the last stop, T00 (no
+ * reason: it stopped because that one did) for the others
+ */
+static void pk_thread_stop_info(struct gdbserver *s, const char *a, size_t n)
+{
+	int tid;
+
+	if (parse_tid(&a, &tid) || *a) {
+		rep_err(s, 1);
+		return;
+	}
+	if (!valid_tid(s, tid) || s->gone) {
+		rep_err(s, 2);
+		return;
+	}
+	rep_printf(s, "T%02xthread:%x;name:core%d;", tid == s->last ? 5 : 0, tid, tid - 1);
+}
+
+/*
+ * qWatchpointSupportInfo[:] : how many watchpoints LLDB may set. The
+ * replay watches any number of ranges; LLDB wants a number.
+ */
+static void pk_watchpoint_info(struct gdbserver *s, const char *a, size_t n)
+{
+	rep_printf(s, "num:%d;", WATCHPOINTS_TOLD);
+}
+
 struct packet_handler {
 	const char *name;
 	void (*fn)(struct gdbserver *s, const char *args, size_t len);
@@ -1463,12 +1603,37 @@ static const struct packet_handler handlers[] = {
     {"qXfer:exec-file:read", pk_exec_file, 0},
     {"qRcmd", pk_rcmd, 0},
     {"qSymbol", pk_symbol, 0},
+    {"qHostInfo", pk_host_info, 0},
+    {"qProcessInfo", pk_process_info, 0},
+    {"QListThreadsInStopReply", pk_list_threads, 0},
+    {"qWatchpointSupportInfo", pk_watchpoint_info, 0},
     {"vCont?", pk_vcont_query, 0},
     {"vCont", pk_vcont, 1},
     {"vKill", pk_detach, 0},
     {"vRun", pk_run, 0},
     {"vAttach", pk_attach, 0},
 };
+
+/* Packets whose arguments follow the name directly, without a separator. */
+static const struct packet_handler glued_handlers[] = {
+    {"qThreadStopInfo", pk_thread_stop_info, 0},
+};
+
+/* The handler of a glued packet, its arguments in *args; NULL if none. */
+static const struct packet_handler *glued(const char *pkt, const char **args)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(glued_handlers); i++) {
+		size_t k = strlen(glued_handlers[i].name);
+
+		if (!strncmp(pkt, glued_handlers[i].name, k)) {
+			*args = pkt + k;
+			return &glued_handlers[i];
+		}
+	}
+	return NULL;
+}
 
 static void dispatch(struct gdbserver *s, const char *pkt, size_t len)
 {
@@ -1480,7 +1645,8 @@ static void dispatch(struct gdbserver *s, const char *pkt, size_t len)
 	s->rover = 0;
 	s->noreply = 0;
 	if (len && strchr("qQvb", pkt[0])) {
-		for (i = 0; i < ARRAY_SIZE(handlers); i++) {
+		h = glued(pkt, &args);
+		for (i = 0; i < ARRAY_SIZE(handlers) && !h; i++) {
 			size_t k = strlen(handlers[i].name);
 
 			if (k > 1 && !strncmp(pkt, handlers[i].name, k) &&
@@ -1562,6 +1728,7 @@ static int session(struct gdbserver *s, int fd, const char *head, size_t nhead)
 	s->gen = s->cont = 0;
 	s->extended = s->gone = s->created = 0;
 	s->swbreak = s->hwbreak = 0;
+	s->list_threads = 0;
 	s->clen = 0;
 	note(s, "GDB connected, position %llu", (unsigned long long)s->ops->position(s->t));
 	while (!s->end && !stopping(s)) {

@@ -68,6 +68,24 @@
  * replay leaves GDB's register cache stale: `reset` says to run
  * `flushregs` (the target's own `goto` should say so too).
  *
+ * LLDB (its gdb-remote client, LLDB 14) reads target.xml as GDB does and
+ * asks a few packets of its own:
+ *   qHostInfo, qProcessInfo  the triple ARCH-none-eabi (ARCH from
+ *                            ops->llvm_arch, "armv7m" say; plain "arm" when
+ *                            the target does not tell), Mach-O cputype 12
+ *                            (ARM) and its v6-M/v7-M/v7E-M subtype, little
+ *                            endian, 4-byte pointers; the process is pid 1;
+ *                            qHostInfo adds watchpoint_exceptions_received:
+ *                            before (LLDB then steps over the access itself)
+ *   qThreadStopInfoTID       T05thread:N;name:coreC; for the last reported
+ *                            thread, T00 (no reason) for the others
+ *   QListThreadsInStopReply  OK; the session's later stop replies (and `?`)
+ *                            end with name:coreC;threads:1,..;thread-pcs:..;
+ *   qWatchpointSupportInfo   num:32; (the replay has no limit; LLDB wants one)
+ * Everything else LLDB tries (QThreadSuffixSupported, jThreadsInfo,
+ * qMemoryRegionInfo, x, ...) gets the empty reply, and LLDB falls back to
+ * Hg/p, qfThreadInfo and m.
+ *
  * Sessions: `k` ends the session at once; vKill and D reply OK and end it.
  * The target keeps its position from one session to the next.
  *

@@ -66,6 +66,7 @@ struct fake {
 	int resumes;	/* resume() calls */
 	int how, core, alone, reverse;
 	const char *exec; /* exec_file() */
+	const char *arch; /* llvm_arch() */
 	int hide_psp;	  /* psp of core 2 unknown (GDB 13 then cannot step core 2) */
 };
 
@@ -298,6 +299,11 @@ static const char *fk_exec_file(void *t)
 	return fk.exec;
 }
 
+static const char *fk_llvm_arch(void *t)
+{
+	return fk.arch;
+}
+
 static const struct rsp_target_ops fk_ops = {
     .ncores = fk_ncores,
     .read_regs = fk_read_regs,
@@ -309,6 +315,7 @@ static const struct rsp_target_ops fk_ops = {
     .monitor = fk_monitor,
     .position = fk_position,
     .exec_file = fk_exec_file,
+    .llvm_arch = fk_llvm_arch,
 };
 
 /* ---- the server in a thread ------------------------------------------------------ */
@@ -1355,6 +1362,88 @@ static void test_extended(struct gdbserver *srv)
 
 /* ---- random packets --------------------------------------------------------------- */
 
+/* LLDB's packets: what it is attached to, thread stop infos, threads in stop replies. */
+static void test_lldb(struct gdbserver *srv)
+{
+	static const char *const empty[] = {
+	    "QThreadSuffixSupported", "qStructuredDataPlugins", "jThreadsInfo",
+	    "jThreadExtendedInfo:",   "qMemoryRegionInfo:0",	"x0,0",
+	    "QEnableErrorStrings",    "qGetWorkingDir",		"qVAttachOrWaitSupported",
+	    "qRegisterInfo0",
+	};
+	struct server_run r;
+	struct client c;
+	char want[512];
+	size_t i;
+
+	fk_reset_all();
+	if (!tap_ok(!open_session(&c, &r, srv), "LLDB: a session opens"))
+		return;
+	for (i = 0; i < ARRAY_SIZE(empty); i++)
+		reply_is(&c, empty[i], "");
+
+	/* the triple: plain arm when the target does not say, else its M profile */
+	snprintf(want, sizeof(want),
+		 "triple:%s;cputype:12;cpusubtype:0;endian:little;ptrsize:4;"
+		 "watchpoint_exceptions_received:before;",
+		 hex_of("arm-none-eabi"));
+	reply_is(&c, "qHostInfo", want);
+	fk.arch = "armv7em";
+	snprintf(want, sizeof(want),
+		 "triple:%s;cputype:12;cpusubtype:16;endian:little;ptrsize:4;"
+		 "watchpoint_exceptions_received:before;",
+		 hex_of("armv7em-none-eabi"));
+	reply_is(&c, "qHostInfo", want);
+	snprintf(want, sizeof(want),
+		 "pid:1;triple:%s;cputype:c;cpusubtype:10;endian:little;ptrsize:4;",
+		 hex_of("armv7em-none-eabi"));
+	reply_is(&c, "qProcessInfo", want);
+	fk.arch = "armv7m";
+	snprintf(want, sizeof(want),
+		 "pid:1;triple:%s;cputype:c;cpusubtype:f;endian:little;ptrsize:4;",
+		 hex_of("armv7m-none-eabi"));
+	reply_is(&c, "qProcessInfo", want);
+	reply_is(&c, "qWatchpointSupportInfo:", "num:32;");
+
+	/* why each thread is stopped: the last reported one, the others for no reason */
+	reply_is(&c, "qThreadStopInfo1", "T05thread:1;name:core0;");
+	reply_is(&c, "qThreadStopInfo3", "T00thread:3;name:core2;");
+	reply_is(&c, "qThreadStopInfo4", "E02");
+	reply_is(&c, "qThreadStopInfo0", "E02");
+	reply_is(&c, "qThreadStopInfo", "E01");
+	reply_is(&c, "qThreadStopInfo2x", "E01");
+	reply_is(&c, "vCont;s:2", "T05thread:2;");
+	reply_is(&c, "qThreadStopInfo2", "T05thread:2;name:core1;");
+	reply_is(&c, "qThreadStopInfo1", "T00thread:1;name:core0;");
+
+	/* threads and their pcs in stop replies, once asked for */
+	reply_is(&c, "QListThreadsInStopReply", "OK");
+	reply_is(&c, "?",
+		 "T05thread:2;name:core1;threads:1,2,3;thread-pcs:8000002,8000002,8000002;");
+	reply_is(&c, "vCont;s:3",
+		 "T05thread:3;name:core2;threads:1,2,3;thread-pcs:8000004,8000004,8000004;");
+	reply_is(&c, "Z0,8000014,2", "OK"); /* position 10: core 1 */
+	reply_is(&c, "c",
+		 "T05thread:2;name:core1;threads:1,2,3;thread-pcs:8000014,8000014,8000014;");
+	reply_is(&c, "z0,8000014,2", "OK");
+
+	/* no process (extended mode, killed): no process info */
+	reply_is(&c, "!", "OK");
+	reply_is(&c, "vKill;1", "OK");
+	reply_is(&c, "qProcessInfo", "E01");
+	reply_is(&c, "qThreadStopInfo1", "E02");
+	reply_is(&c, "vAttach;1",
+		 "T05thread:1;name:core0;threads:1,2,3;thread-pcs:8000014,8000014,8000014;");
+	close_session(&c, &r, "LLDB session");
+
+	/* the next session starts without the thread lists */
+	if (!tap_ok(!open_session(&c, &r, srv), "LLDB: a second session opens"))
+		return;
+	reply_is(&c, "?", "T05thread:1;");
+	close_session(&c, &r, "LLDB session 2");
+	fk.arch = NULL;
+}
+
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
 static uint32_t rnd(uint32_t n)
@@ -1390,6 +1479,7 @@ static void test_random(struct gdbserver *srv)
 	    "m M X g G p P H Hg Hc T Z z Z0, Z2, z4, vCont; vCont? vCont;s: "
 	    "qRcmd, qXfer:features:read:target.xml: qXfer:threads:read:: "
 	    "qXfer:exec-file:read: qSupported: qThreadExtraInfo, c s bc bs "
+	    "qThreadStopInfo qHostInfo qProcessInfo QListThreadsInStopReply "
 	    "C S q Q v b ? ";
 	static const char alphabet[] = "0123456789abcdefABCDEFxp-,;:.=}*#$\x03 ";
 	struct server_run r;
@@ -1415,7 +1505,7 @@ static void test_random(struct gdbserver *srv)
 	for (i = 0; i < 20000; i++) {
 		const char *h = heads;
 
-		for (k = (int)rnd(40); k > 0 && strchr(h, ' '); k--)
+		for (k = (int)rnd(44); k > 0 && strchr(h, ' '); k--)
 			h = strchr(h, ' ') + 1;
 		n = (int)strcspn(h, " ");
 		memcpy(pkt, h, (size_t)n);
@@ -1679,6 +1769,7 @@ int main(void)
 	test_resume(srv);
 	test_monitor(srv);
 	test_extended(srv);
+	test_lldb(srv);
 	test_random(srv);
 	gdbserver_free(srv);
 	test_tcp();
