@@ -72,6 +72,7 @@ struct gdbserver {
 	int last;	      /* thread id of the last stop (kept across sessions) */
 	int swbreak, hwbreak; /* GDB's qSupported offered them */
 	int list_threads;     /* LLDB's QListThreadsInStopReply: stop replies list the threads */
+	int stopped;	      /* a stop reply went out this session (rep_stop) */
 	char why[RSP_WHY_MAX];
 
 	char rep[RSP_PACKET_MAX + 1]; /* the reply being built */
@@ -604,6 +605,7 @@ static void rep_stop(struct gdbserver *s, const struct rsp_stop *st)
 	int tid = st->core >= 0 && st->core < s->ncores ? st->core + 1 : cont_tid(s);
 
 	s->last = s->gen = tid;
+	s->stopped = 1;
 	switch (st->kind) {
 	case RSP_STOP_STEP: rep_printf(s, "T05thread:%x;", tid); break;
 	case RSP_STOP_BREAK:
@@ -925,13 +927,20 @@ static int monitor(struct gdbserver *s, char *line)
 
 /* ---- packets ------------------------------------------------------------------ */
 
-/* ? : the last stop, as a stop reply */
+/* ? : the last stop, as a stop reply (LLDB connecting: thread 1's) */
 static void pk_why(struct gdbserver *s, const char *a, size_t n)
 {
 	if (s->gone) {
 		rep_str(s, "W00"); /* no process: as gdbserver --multi says */
 		return;
 	}
+	/*
+	 * LLDB numbers the threads in the order it hears of them, this reply's
+	 * first: when it connects (no stop yet this session) name thread 1, so
+	 * that LLDB's thread #N is core N-1 as GDB's thread N is
+	 */
+	if (s->list_threads && !s->stopped)
+		s->last = 1;
 	rep_printf(s, "T05thread:%x;", s->last);
 	rep_stop_threads(s, s->last);
 }
@@ -1729,6 +1738,7 @@ static int session(struct gdbserver *s, int fd, const char *head, size_t nhead)
 	s->extended = s->gone = s->created = 0;
 	s->swbreak = s->hwbreak = 0;
 	s->list_threads = 0;
+	s->stopped = 0;
 	s->clen = 0;
 	note(s, "GDB connected, position %llu", (unsigned long long)s->ops->position(s->t));
 	while (!s->end && !stopping(s)) {

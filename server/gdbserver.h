@@ -81,6 +81,9 @@
  *                            thread, T00 (no reason) for the others
  *   QListThreadsInStopReply  OK; the session's later stop replies (and `?`)
  *                            end with name:coreC;threads:1,..;thread-pcs:..;
+ *                            and `?` names thread 1 until the session's first
+ *                            stop: LLDB numbers threads in the order it hears
+ *                            of them, so its thread #N is then core N-1
  *   qWatchpointSupportInfo   num:32; (the replay has no limit; LLDB wants one)
  * Everything else LLDB tries (QThreadSuffixSupported, jThreadsInfo,
  * qMemoryRegionInfo, x, ...) gets the empty reply, and LLDB falls back to

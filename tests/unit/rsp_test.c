@@ -1434,12 +1434,22 @@ static void test_lldb(struct gdbserver *srv)
 	reply_is(&c, "qThreadStopInfo1", "E02");
 	reply_is(&c, "vAttach;1",
 		 "T05thread:1;name:core0;threads:1,2,3;thread-pcs:8000014,8000014,8000014;");
+	reply_is(&c, "vCont;s:3",
+		 "T05thread:3;name:core2;threads:1,2,3;thread-pcs:8000016,8000016,8000016;");
 	close_session(&c, &r, "LLDB session");
 
-	/* the next session starts without the thread lists */
+	/* the next session starts without the thread lists; asked, `?` names thread 1 */
 	if (!tap_ok(!open_session(&c, &r, srv), "LLDB: a second session opens"))
 		return;
-	reply_is(&c, "?", "T05thread:1;");
+	reply_is(&c, "?", "T05thread:3;");
+	reply_is(&c, "QListThreadsInStopReply", "OK");
+	reply_is(&c, "?",
+		 "T05thread:1;name:core0;threads:1,2,3;thread-pcs:8000016,8000016,8000016;");
+	reply_is(&c, "qThreadStopInfo3", "T00thread:3;name:core2;");
+	reply_is(&c, "vCont;s:3",
+		 "T05thread:3;name:core2;threads:1,2,3;thread-pcs:8000018,8000018,8000018;");
+	reply_is(&c, "?",
+		 "T05thread:3;name:core2;threads:1,2,3;thread-pcs:8000018,8000018,8000018;");
 	close_session(&c, &r, "LLDB session 2");
 	fk.arch = NULL;
 }
