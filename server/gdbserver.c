@@ -71,7 +71,8 @@ struct gdbserver {
 	int created;	      /* the process came from vRun (qAttached 0), not attach */
 	int last;	      /* thread id of the last stop (kept across sessions) */
 	int swbreak, hwbreak; /* GDB's qSupported offered them */
-	int list_threads;     /* LLDB's QListThreadsInStopReply: stop replies list the threads */
+	int lldb;	      /* the client is LLDB: it sent QListThreadsInStopReply (GDB never
+			       * does); stop replies list the threads, `m` is all or nothing */
 	int stopped;	      /* a stop reply went out this session (rep_stop) */
 	char why[RSP_WHY_MAX];
 
@@ -579,7 +580,7 @@ static void rep_stop_threads(struct gdbserver *s, int tid)
 	uint8_t known[RSP_NREGS];
 	int i, all = 1;
 
-	if (!s->list_threads)
+	if (!s->lldb)
 		return;
 	rep_printf(s, "name:core%d;threads:", tid - 1);
 	for (i = 0; i < s->ncores; i++) {
@@ -939,7 +940,7 @@ static void pk_why(struct gdbserver *s, const char *a, size_t n)
 	 * first: when it connects (no stop yet this session) name thread 1, so
 	 * that LLDB's thread #N is core N-1 as GDB's thread N is
 	 */
-	if (s->list_threads && !s->stopped)
+	if (s->lldb && !s->stopped)
 		s->last = 1;
 	rep_printf(s, "T05thread:%x;", s->last);
 	rep_stop_threads(s, s->last);
@@ -1002,7 +1003,7 @@ static void pk_read_reg(struct gdbserver *s, const char *a, size_t n)
 	}
 }
 
-/* m addr,len : memory as hex; the known prefix if it is partly unknown */
+/* m addr,len : memory as hex; the known prefix if it is partly unknown (LLDB: E01) */
 static void pk_read_mem(struct gdbserver *s, const char *a, size_t n)
 {
 	uint32_t addr, len, lo, hi;
@@ -1022,6 +1023,12 @@ static void pk_read_mem(struct gdbserver *s, const char *a, size_t n)
 		return;
 	}
 	note(s, "memory 0x%08x+%u: %s", addr, len, why(s));
+	if (s->lldb) {
+		/* LLDB 14 takes a short reply to its 512-byte cache-line reads for a
+		 * shorter line and then writes outside its buffer: E01 */
+		rep_err(s, 1);
+		return;
+	}
 	/* The longest readable prefix: lo bytes read, hi do not. */
 	lo = 0;
 	hi = len;
@@ -1531,10 +1538,13 @@ static void pk_process_info(struct gdbserver *s, const char *a, size_t n)
 		   mach_subtype(llvm_arch(s)));
 }
 
-/* QListThreadsInStopReply : OK, and stop replies list the threads from now on */
+/*
+ * QListThreadsInStopReply : OK; stop replies list the threads from now on.
+ * Only LLDB asks: the session is LLDB's (struct gdbserver, lldb).
+ */
 static void pk_list_threads(struct gdbserver *s, const char *a, size_t n)
 {
-	s->list_threads = 1;
+	s->lldb = 1;
 	rep_str(s, "OK");
 }
 
@@ -1737,7 +1747,7 @@ static int session(struct gdbserver *s, int fd, const char *head, size_t nhead)
 	s->gen = s->cont = 0;
 	s->extended = s->gone = s->created = 0;
 	s->swbreak = s->hwbreak = 0;
-	s->list_threads = 0;
+	s->lldb = 0;
 	s->stopped = 0;
 	s->clen = 0;
 	note(s, "GDB connected, position %llu", (unsigned long long)s->ops->position(s->t));

@@ -56,8 +56,9 @@
  * M, X) are refused with "E.replay is read-only" (GDB shows the text for
  * registers). A partly unknown `m` range returns its known prefix (GDB then
  * asks for the rest and reports the first unknown address); an unknown first
- * byte is E01. Anything unsupported gets the empty reply. No input makes the
- * server exit: a broken client only ends its own session.
+ * byte is E01 (and to LLDB any unknown byte: see below). Anything
+ * unsupported gets the empty reply. No input makes the server exit: a
+ * broken client only ends its own session.
  *
  * Monitor commands (qRcmd), OpenOCD's dialect: help (then the target's
  * "help"), reset [halt|init] (ops->reset), halt, targets, reg [NAME],
@@ -79,12 +80,16 @@
  *                            before (LLDB then steps over the access itself)
  *   qThreadStopInfoTID       T05thread:N;name:coreC; for the last reported
  *                            thread, T00 (no reason) for the others
- *   QListThreadsInStopReply  OK; the session's later stop replies (and `?`)
+ *   QListThreadsInStopReply  OK, and the client is taken for LLDB (GDB does
+ *                            not send it): the session's stop replies (and `?`)
  *                            end with name:coreC;threads:1,..;thread-pcs:..;
  *                            and `?` names thread 1 until the session's first
  *                            stop: LLDB numbers threads in the order it hears
  *                            of them, so its thread #N is then core N-1
  *   qWatchpointSupportInfo   num:32; (the replay has no limit; LLDB wants one)
+ * An `m` range that is partly unknown gets E01 in an LLDB session, not its
+ * known prefix: LLDB 14 takes a short reply to its 512-byte cache-line
+ * reads for a short line, then writes outside its buffer and crashes.
  * Everything else LLDB tries (QThreadSuffixSupported, jThreadsInfo,
  * qMemoryRegionInfo, x, ...) gets the empty reply, and LLDB falls back to
  * Hg/p, qfThreadInfo and m.

@@ -1416,8 +1416,12 @@ static void test_lldb(struct gdbserver *srv)
 	reply_is(&c, "qThreadStopInfo2", "T05thread:2;name:core1;");
 	reply_is(&c, "qThreadStopInfo1", "T00thread:1;name:core0;");
 
-	/* threads and their pcs in stop replies, once asked for */
+	/* threads and their pcs in stop replies, once asked for; memory all or nothing */
+	reply_is(&c, "m2000007c,8", "7c7d7e7f");
 	reply_is(&c, "QListThreadsInStopReply", "OK");
+	reply_is(&c, "m2000007c,8", "E01");
+	reply_is(&c, "m2000007c,4", "7c7d7e7f");
+	reply_is(&c, "m20000080,4", "E01");
 	reply_is(&c, "?",
 		 "T05thread:2;name:core1;threads:1,2,3;thread-pcs:8000002,8000002,8000002;");
 	reply_is(&c, "vCont;s:3",
