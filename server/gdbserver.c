@@ -508,6 +508,7 @@ struct watcher {
 	int running; /* resume() has not returned */
 	int kicked;  /* interrupt() was called */
 	int hangup;  /* the client went away */
+	int steady;  /* 0x03 does not stop this resume (an LLDB step: do_resume) */
 };
 
 static void kick(struct watcher *w)
@@ -562,7 +563,8 @@ static void *watch_main(void *arg)
 				full = 1;
 			}
 			while (rsp_take_interrupt(s->conn))
-				kick(w);
+				if (!w->steady)
+					kick(w);
 		}
 		refusal_handle(s, p + n, r);
 	}
@@ -643,12 +645,19 @@ static void rep_stop(struct gdbserver *s, const struct rsp_stop *st)
 static void do_resume(struct gdbserver *s, enum rsp_resume how, int tid, int alone, int reverse)
 {
 	struct rsp_stop st = {.kind = RSP_STOP_INTERRUPT, .core = tid - 1};
-	struct watcher w = {.s = s, .running = 1};
+	/*
+	 * LLDB sends 0x03 by itself when another of its threads has a packet
+	 * to send while the target runs, and takes the SIGINT stop for "only
+	 * that": it then resumes with `c`, every thread, which would turn a
+	 * step cut short into a continue. So its steps run to their end and
+	 * the 0x03 is dropped; LLDB then reads the step's stop.
+	 */
+	struct watcher w = {.s = s, .running = 1, .steady = s->lldb && how == RSP_STEP};
 	pthread_t thread;
 	int watching, r;
 	char b;
 
-	if (rsp_take_interrupt(s->conn)) {
+	if (rsp_take_interrupt(s->conn) && !w.steady) {
 		/* Ctrl-C came with the resume packet: stop before running. */
 		rep_stop(s, &st);
 		return;

@@ -90,6 +90,10 @@
  * An `m` range that is partly unknown gets E01 in an LLDB session, not its
  * known prefix: LLDB 14 takes a short reply to its 512-byte cache-line
  * reads for a short line, then writes outside its buffer and crashes.
+ * And a 0x03 does not cut an LLDB step short (the step runs to its end,
+ * the 0x03 is dropped): LLDB sends one by itself whenever another of its
+ * threads has a packet to send, and resumes every thread with `c` after
+ * the SIGINT stop, which would turn the step into a continue.
  * Everything else LLDB tries (QThreadSuffixSupported, jThreadsInfo,
  * qMemoryRegionInfo, x, ...) gets the empty reply, and LLDB falls back to
  * Hg/p, qfThreadInfo and m.

@@ -144,14 +144,19 @@ test_expect_success 'breakpoint set + continue: the truth'"'"'s first hit, core 
 	} || lldb_failed break
 '
 
-test_expect_success 'thread step-inst: the core'"'"'s next instructions as the truth orders them, the others run as recorded' '
-	lldb_session step lost-update <<-\EOF &&
+test_expect_success 'thread step-inst: the core'"'"'s next instructions as the truth orders them, then another core'"'"'s; the others run as recorded' '
+	read p _ c _ <first &&
+	k=$(((c + 1) % 4)) &&
+	lldb_session step lost-update <<-EOF &&
 	breakpoint set -n job_done
 	continue
 	thread step-inst
 	process plugin packet monitor time
 	thread step-inst
 	process plugin packet monitor time
+	thread step-inst
+	process plugin packet monitor time
+	thread select $((k + 1))
 	thread step-inst
 	process plugin packet monitor time
 	thread select 1
@@ -164,12 +169,15 @@ test_expect_success 'thread step-inst: the core'"'"'s next instructions as the t
 	register read --all
 	EOF
 	{
-		read p _ c _ <first &&
 		next_insns lost-update $((p - 1)) $c 3 >want &&
+		next_insns lost-update $(tail -1 want) $k 1 >>want &&
 		position step >got &&
 		test_cmp want got &&
-		test $(grep -A1 "^Process 1 stopped\$" step.out |
-			grep -c "^\* thread #$((c + 1)), name = .core$c., stop reason = instruction step into") = 3 &&
+		grep -A1 "^Process 1 stopped\$" step.out | grep "stop reason = instruction step into" >got &&
+		for t in $c $c $c $k; do
+			echo "* thread #$((t + 1)), name = '"'"'core$t'"'"', stop reason = instruction step into"
+		done >want.stops &&
+		test_cmp want.stops got &&
 		truth_regs lost-update $(tail -1 want) >want.regs &&
 		lldb_regs step >got.regs &&
 		test_cmp want.regs got.regs

@@ -1454,6 +1454,36 @@ static void test_lldb(struct gdbserver *srv)
 		 "T05thread:3;name:core2;threads:1,2,3;thread-pcs:8000018,8000018,8000018;");
 	reply_is(&c, "?",
 		 "T05thread:3;name:core2;threads:1,2,3;thread-pcs:8000018,8000018,8000018;");
+
+	/* LLDB's own 0x03 right after a step: the step runs, its stop comes back */
+	{
+		static const char step[] = "vCont;s:2";
+		char frame[32];
+		unsigned sum = 0;
+		size_t k;
+		int n;
+
+		for (k = 0; step[k]; k++)
+			sum += (unsigned char)step[k];
+		n = snprintf(frame, sizeof(frame), "$%s#%02x\x03", step, sum & 0xff);
+		fk.resumes = fk.interrupts = 0;
+		cl_raw(&c, frame, (size_t)n);
+		tap_is_int(rd(&c, 5000), '+', "LLDB: step and 0x03 in one write: acked");
+		tap_ok(!cl_packet(&c) && !strncmp(c.buf, "T05thread:2;", 12),
+		       "LLDB: ... the step's stop, not T02 (%s)", c.buf);
+		cl_raw(&c, "+", 1);
+		tap_ok(fk.resumes == 1 && fk.how == RSP_STEP && fk.pos == 13 && !fk.interrupts,
+		       "LLDB: ... the step ran, uninterrupted");
+	}
+	/* a continue still stops at once */
+	fk.resumes = 0;
+	fk.spin = 1;
+	cl_raw(&c, "$c#63\x03", 6);
+	tap_is_int(rd(&c, 5000), '+', "LLDB: c and 0x03 in one write: acked");
+	tap_ok(!cl_packet(&c) && !strncmp(c.buf, "T02thread:2;", 12), "LLDB: ... T02");
+	cl_raw(&c, "+", 1);
+	tap_is_int(fk.resumes, 0, "LLDB: ... without resuming");
+	fk.spin = 0;
 	close_session(&c, &r, "LLDB session 2");
 	fk.arch = NULL;
 }
