@@ -1558,26 +1558,6 @@ static void pk_list_threads(struct gdbserver *s, const char *a, size_t n)
 }
 
 /*
- * qThreadStopInfoTID : why thread TID is stopped, as a stop reply with its
- * name (LLDB shows it): T05 for the thread of the last stop, T00 (no
- * reason: it stopped because that one did) for the others
- */
-static void pk_thread_stop_info(struct gdbserver *s, const char *a, size_t n)
-{
-	int tid;
-
-	if (parse_tid(&a, &tid) || *a) {
-		rep_err(s, 1);
-		return;
-	}
-	if (!valid_tid(s, tid) || s->gone) {
-		rep_err(s, 2);
-		return;
-	}
-	rep_printf(s, "T%02xthread:%x;name:core%d;", tid == s->last ? 5 : 0, tid, tid - 1);
-}
-
-/*
  * qWatchpointSupportInfo[:] : how many watchpoints LLDB may set. The
  * replay watches any number of ranges; LLDB wants a number.
  */
@@ -1642,27 +1622,6 @@ static const struct packet_handler handlers[] = {
     {"vAttach", pk_attach, 0},
 };
 
-/* Packets whose arguments follow the name directly, without a separator. */
-static const struct packet_handler glued_handlers[] = {
-    {"qThreadStopInfo", pk_thread_stop_info, 0},
-};
-
-/* The handler of a glued packet, its arguments in *args; NULL if none. */
-static const struct packet_handler *glued(const char *pkt, const char **args)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(glued_handlers); i++) {
-		size_t k = strlen(glued_handlers[i].name);
-
-		if (!strncmp(pkt, glued_handlers[i].name, k)) {
-			*args = pkt + k;
-			return &glued_handlers[i];
-		}
-	}
-	return NULL;
-}
-
 static void dispatch(struct gdbserver *s, const char *pkt, size_t len)
 {
 	const struct packet_handler *h = NULL;
@@ -1673,8 +1632,7 @@ static void dispatch(struct gdbserver *s, const char *pkt, size_t len)
 	s->rover = 0;
 	s->noreply = 0;
 	if (len && strchr("qQvb", pkt[0])) {
-		h = glued(pkt, &args);
-		for (i = 0; i < ARRAY_SIZE(handlers) && !h; i++) {
+		for (i = 0; i < ARRAY_SIZE(handlers); i++) {
 			size_t k = strlen(handlers[i].name);
 
 			if (k > 1 && !strncmp(pkt, handlers[i].name, k) &&

@@ -78,8 +78,6 @@
  *                            endian, 4-byte pointers; the process is pid 1;
  *                            qHostInfo adds watchpoint_exceptions_received:
  *                            before (LLDB then steps over the access itself)
- *   qThreadStopInfoTID       T05thread:N;name:coreC; for the last reported
- *                            thread, T00 (no reason) for the others
  *   QListThreadsInStopReply  OK, and the client is taken for LLDB (GDB does
  *                            not send it): the session's stop replies (and `?`)
  *                            end with name:coreC;threads:1,..;thread-pcs:..;
@@ -94,9 +92,15 @@
  * the 0x03 is dropped): LLDB sends one by itself whenever another of its
  * threads has a packet to send, and resumes every thread with `c` after
  * the SIGINT stop, which would turn the step into a continue.
- * Everything else LLDB tries (QThreadSuffixSupported, jThreadsInfo,
- * qMemoryRegionInfo, x, ...) gets the empty reply, and LLDB falls back to
- * Hg/p, qfThreadInfo and m.
+ * Everything else LLDB tries gets the empty reply, and LLDB falls back
+ * to what GDB uses (QThreadSuffixSupported: Hg/p; jThreadsInfo:
+ * qfThreadInfo; x: m; qMemoryRegionInfo: nothing). qThreadStopInfo too, on
+ * purpose: told that another thread stopped for no reason (T00), LLDB
+ * takes one whose pc is on a breakpoint for stopped there, selects it as
+ * the breakpoint's hit and steps it over the breakpoint when it resumes,
+ * so the core that reached the breakpoint first would not be the one
+ * shown, and the others' hits would never be reported. Without it, only
+ * the stop reply's thread has a name in LLDB.
  *
  * Sessions: `k` ends the session at once; vKill and D reply OK and end it.
  * The target keeps its position from one session to the next.

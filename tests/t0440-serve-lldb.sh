@@ -80,7 +80,7 @@ test_expect_success 'setup: the lost-update demo recording (4 cores, with its tr
 	serve lost lost-update --debug
 '
 
-test_expect_success 'attach: LLDB sees process 1 (armv7m), four threads named core0..core3 at their pcs' '
+test_expect_success 'attach: LLDB sees process 1 (armv7m), four threads at their pcs, thread #1 core0 selected' '
 	lldb_session attach lost-update <<-\EOF &&
 	process status
 	target list
@@ -89,9 +89,10 @@ test_expect_success 'attach: LLDB sees process 1 (armv7m), four threads named co
 	{
 		grep "^Process 1 stopped" attach.out &&
 		grep "pid=1, state=stopped" attach.out &&
+		grep "^\* thread #1: tid = 0x0001, .*, name = .core0., stop reason = signal SIGTRAP" attach.out &&
 		for c in 0 1 2 3; do
 			pc=$(truth_regs lost-update 0 $c | awk "\$2 == \"pc\" { print \$3 }") &&
-			grep "^[ *] thread #$((c + 1)): tid = 0x000$((c + 1)), $pc .*, name = .core$c." attach.out ||
+			grep "^[ *] thread #$((c + 1)): tid = 0x000$((c + 1)), $pc " attach.out ||
 			return 1
 		done &&
 		test $(grep -c "^[ *] thread #[0-9]*: tid = " attach.out) = 4 &&
@@ -142,6 +143,28 @@ test_expect_success 'breakpoint set + continue: the truth'"'"'s first hit, core 
 		lldb_regs break >got &&
 		test_cmp want got
 	} || lldb_failed break
+'
+
+# At the first stop on main's loop, three cores sit on the breakpoint's
+# address: the one that got there first in the recorded order is the one
+# LLDB shows. (Told that the others stopped there too, LLDB would keep
+# thread #1 selected and call each of them a hit.)
+test_expect_success 'a breakpoint three cores sit on: LLDB shows the core the truth has first' '
+	lldb_session loop lost-update <<-\EOF &&
+	breakpoint set -f lost-update.c -l 48
+	continue
+	process plugin packet monitor time
+	thread list
+	EOF
+	{
+		bp=$(sed -n "s/^Breakpoint 1: where = .*main.*, address = \(0x[0-9a-f]*\)\$/\1/p" loop.out) &&
+		"$TRUTHQ" lost-update execs $bp | head -3 >hits &&
+		read p _ c _ <hits &&
+		test "$(position loop)" = $((p - 1)) &&
+		test $(grep -c "^[ *] thread #[0-9]*: tid = .*, $bp .*" loop.out) = 3 &&
+		grep "^\* thread #$((c + 1)): tid = .*, $bp .*, name = .core$c., stop reason = breakpoint 1\.1\$" loop.out &&
+		test $(grep -c "stop reason = breakpoint" loop.out) = 2
+	} || lldb_failed loop
 '
 
 test_expect_success 'thread step-inst: the core'"'"'s next instructions as the truth orders them, then another core'"'"'s; the others run as recorded' '
@@ -300,7 +323,7 @@ test_expect_success 'watchpoint set + continue: the first stores into counter, t
 
 test_expect_success 'the server survived every session' '
 	kill -0 $(test_bg_pid lost) &&
-	test $(grep -c "gdbserver: GDB connected" bg-lost.log) = 8
+	test $(grep -c "gdbserver: GDB connected" bg-lost.log) = 9
 '
 
 # A control-flow-only recording knows each core's own instructions exactly,
