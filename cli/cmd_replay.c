@@ -88,6 +88,7 @@ int cmd_replay(int argc, char **argv)
 	uint64_t to = UINT64_MAX, nrandom = 0, interval = 0, seed = 1, bytes, end = 0;
 	uint64_t memory = RPL_DEFAULT_MEMORY;
 	struct rpl_ckstore_stats cs;
+	struct rpl_check_mem cm;
 	unsigned fwd, bwd, checks;
 	uint64_t npoints = 0;
 	int opt, verify = 0, quiet = 0, s, status, full, noindex = 0, at_end = 0;
@@ -169,7 +170,7 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (nrandom) {
 		clock_gettime(CLOCK_MONOTONIC, &t0);
-		s = rpl_check_random(r, (unsigned)nrandom, seed, &end, &fwd, &bwd);
+		s = rpl_check_random(r, (unsigned)nrandom, seed, &end, &fwd, &bwd, &cm);
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 		if (!s && !quiet) {
@@ -188,6 +189,13 @@ int cmd_replay(int argc, char **argv)
 				(unsigned long long)cs.peak, (unsigned long long)cs.budget, cs.packed,
 				(unsigned long long)cs.raw_state, (unsigned long long)cs.packed_state,
 				(unsigned long long)cs.dropped, (unsigned long long)cs.recreated);
+			if (cm.probes)
+				fprintf(stderr, "  memory at %u of them: %llu bytes the recording "
+					"determines (%llu of them from a later load), all readable and "
+					"equal to the truth (%llu more read, equal; %llu unknown)\n",
+					cm.probes, (unsigned long long)cm.determined,
+					(unsigned long long)cm.later,
+					(unsigned long long)cm.extra, (unsigned long long)cm.unknown);
 		}
 		rpl_close(r);
 		return s ? 1 : 0;

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "board/board.h"
+#include "isa/elf.h"
 #include "streams/truth.h"
 
 struct probe {
@@ -223,8 +225,199 @@ out:
 	return ret;
 }
 
+/* ---- memory: what the recording determines, against the truth's whole memory ------- */
+
+/*
+ * The truth's picture of ROM and SRAM, byte by byte: its value (the ELF's
+ * image, else 0 as the board starts, then every store), and flags.
+ */
+#define MEM_BYTES (BOARD_ROM_SIZE + BOARD_SRAM_SIZE)
+#define MEM_PAGE 4096u
+enum {
+	TM_KNOWN = 1,	  /* the ELF's image, or accessed before the position */
+	TM_LOAD_FIRST = 2, /* its first access in the whole recording is a load */
+	TM_TOUCHED = 4,	  /* accessed at all */
+};
+
+struct tmem {
+	uint8_t *val, *flag;
+	uint8_t *page_used; /* per page: some byte touched */
+};
+
+static int tm_index(uint32_t addr, size_t *i)
+{
+	if (addr - BOARD_ROM_BASE < BOARD_ROM_SIZE)
+		*i = addr - BOARD_ROM_BASE;
+	else if (addr - BOARD_SRAM_BASE < BOARD_SRAM_SIZE)
+		*i = BOARD_ROM_SIZE + (addr - BOARD_SRAM_BASE);
+	else
+		return -1; /* a peripheral */
+	return 0;
+}
+
+static uint32_t tm_addr(size_t i)
+{
+	return i < BOARD_ROM_SIZE ? BOARD_ROM_BASE + (uint32_t)i
+				  : BOARD_SRAM_BASE + (uint32_t)(i - BOARD_ROM_SIZE);
+}
+
+static int tm_elf(void *ctx, uint32_t addr, const uint8_t *data, size_t len)
+{
+	struct tmem *m = ctx;
+	size_t i;
+
+	for (size_t k = 0; k < len; k++) {
+		if (tm_index(addr + (uint32_t)k, &i))
+			return -1;
+		m->val[i] = data[k];
+		m->flag[i] |= TM_KNOWN;
+	}
+	return 0;
+}
+
+/* Pass 1: which bytes are first loaded, which touched at all. */
+static int tm_first(struct tmem *m, const char *path)
+{
+	struct st_truth_reader *t = st_truth_open(path);
+	struct st_truth_rec rec;
+	int s;
+
+	if (!t)
+		return -1;
+	while ((s = st_truth_next(t, &rec)) == 1) {
+		if (rec.type != ST_TRUTH_ACCESS)
+			continue;
+		for (unsigned k = 0; k < rec.size; k++) {
+			size_t i;
+
+			if (tm_index(rec.addr + k, &i))
+				break;
+			if (!(m->flag[i] & TM_TOUCHED) && !rec.store)
+				m->flag[i] |= TM_LOAD_FIRST;
+			m->flag[i] |= TM_TOUCHED;
+			m->page_used[i / MEM_PAGE] = 1;
+		}
+	}
+	st_truth_close_reader(t);
+	return s < 0 ? -1 : 0;
+}
+
+/*
+ * At the replay's position: every byte of the touched pages the replay can
+ * read must equal the truth; every byte the recording determines (known
+ * before the position, or first loaded later) must be readable.
+ */
+static int tm_compare(struct rpl *r, const struct tmem *m, struct rpl_check_mem *cm)
+{
+	for (size_t pg = 0; pg < MEM_BYTES / MEM_PAGE; pg++) {
+		if (!m->page_used[pg])
+			continue;
+		for (size_t i = pg * MEM_PAGE; i < (pg + 1) * MEM_PAGE; i++) {
+			uint32_t a = tm_addr(i);
+			int det = m->flag[i] & (TM_KNOWN | TM_LOAD_FIRST);
+			uint8_t b;
+
+			if (rpl_read_mem(r, a, &b, 1, NULL)) {
+				if (det)
+					return error("memory at position %llu: the recording determines "
+						     "the byte at 0x%08x (0x%02x), the replay does "
+						     "not know it", (unsigned long long)rpl_position(r), a, m->val[i]);
+				cm->unknown++;
+				continue;
+			}
+			if (b != m->val[i])
+				return error("memory at position %llu: the byte at 0x%08x reads "
+					     "0x%02x, the truth 0x%02x", (unsigned long long)rpl_position(r), a, b,
+					     m->val[i]);
+			if (det)
+				cm->determined++;
+			else
+				cm->extra++;
+			if (det == TM_LOAD_FIRST)
+				cm->later++;
+		}
+	}
+	cm->probes++;
+	return 0;
+}
+
+/*
+ * The memory check of --random: the beginning (where only the initial
+ * image tells most of memory), then at most MEM_PROBES of the positions (in
+ * increasing order, spread over all of them); the truth read twice (first
+ * accesses, then the picture as it goes).
+ */
+#define MEM_PROBES 24
+static int check_memory(struct rpl *r, const char *path, const struct probe *p, unsigned n,
+			struct rpl_check_mem *cm)
+{
+	const struct st_manifest *mf = rpl_manifest(r);
+	struct tmem m;
+	struct st_truth_reader *t = NULL;
+	struct st_truth_rec rec;
+	struct isa_elf elf;
+	unsigned want = (n < MEM_PROBES ? n : MEM_PROBES) + 1, k = 0;
+	uint64_t pos = 0, *at = xmalloc(want * sizeof(*at));
+	char *elf_path = xmalloc(strlen(rpl_dir(r)) + strlen(mf->elf) + 2);
+	int ret = -1, s, ncores = rpl_ncores(r);
+
+	sprintf(elf_path, "%s/%s", rpl_dir(r), mf->elf);
+	at[0] = 0;
+	for (unsigned i = 1; i < want; i++)
+		at[i] = p[(size_t)(i - 1) * n / (want - 1)].position;
+	m.val = xcalloc(MEM_BYTES, 1);
+	m.flag = xcalloc(MEM_BYTES, 1);
+	m.page_used = xcalloc(MEM_BYTES / MEM_PAGE, 1);
+	memset(&elf, 0, sizeof(elf));
+	if (isa_elf_load(elf_path, tm_elf, &m, &elf)) {
+		isa_elf_release(&elf);
+		goto out;
+	}
+	isa_elf_release(&elf);
+	if (tm_first(&m, path) || !(t = st_truth_open(path)))
+		goto out;
+	while (k < want && (s = st_truth_next(t, &rec)) == 1) {
+		if (rec.type == ST_TRUTH_ACCESS) {
+			for (unsigned b = 0; b < rec.size; b++) {
+				size_t i;
+
+				if (tm_index(rec.addr + b, &i))
+					break;
+				if (rec.store)
+					m.val[i] = (uint8_t)(rec.value >> (8 * b));
+				m.flag[i] |= TM_KNOWN;
+			}
+			continue;
+		}
+		if (rec.type == ST_TRUTH_INSN && !(rec.flags & ST_TRUTH_FAULTED))
+			pos++;
+		else if (!(rec.type == ST_TRUTH_RESET && rec.core == ncores - 1))
+			continue;
+		while (k < want && at[k] == pos) {
+			if (rpl_seek(r, pos) < 0 || tm_compare(r, &m, cm))
+				goto out;
+			k++;
+		}
+	}
+	if (k < want) {
+		error("%s: the ground truth ends before position %llu", path,
+		      (unsigned long long)at[k]);
+		goto out;
+	}
+	ret = 0;
+out:
+	if (t)
+		st_truth_close_reader(t);
+	free(m.val);
+	free(m.flag);
+	free(m.page_used);
+	free(elf_path);
+	free(at);
+	return ret;
+}
+
 int rpl_check_random(struct rpl *r, unsigned n, uint64_t seed, uint64_t *end,
-		     unsigned *forward, unsigned *backward)
+		     unsigned *forward, unsigned *backward, struct rpl_check_mem *cm)
 {
 	const struct st_manifest *mf = rpl_manifest(r);
 	struct probe *p;
@@ -234,6 +427,7 @@ int rpl_check_random(struct rpl *r, unsigned n, uint64_t seed, uint64_t *end,
 	int ret = -1, ncores = rpl_ncores(r);
 
 	*forward = *backward = 0;
+	memset(cm, 0, sizeof(*cm));
 	if (!mf->has_truth)
 		return error("--random needs a recording with a ground truth (--truth)");
 	if (!rpl_regs_known(r))
@@ -299,7 +493,7 @@ int rpl_check_random(struct rpl *r, unsigned n, uint64_t seed, uint64_t *end,
 				goto out;
 			}
 	}
-	ret = 0;
+	ret = check_memory(r, path, p, n, cm);
 out:
 	free(path);
 	free(order);

@@ -11,17 +11,32 @@
 #include "replay/replay.h"
 #include "util/util.h"
 
+/* What the memory part of rpl_check_random compared. */
+struct rpl_check_mem {
+	unsigned probes;     /* positions whose memory was compared */
+	uint64_t determined; /* bytes the recording determines: all read, all equal */
+	uint64_t later;	     /* of them, known from a later load only (the initial image) */
+	uint64_t extra;      /* bytes read although the truth's rule does not need
+			      * them (a traced granule's neighbours): all equal */
+	uint64_t unknown;    /* bytes of the pages compared that stay unreadable */
+};
+
 /*
  * Index r (replay to the end), pick n positions with a seeded PRNG, read
  * the ground truth once for every core's registers and the last value each
  * core loaded or stored before each of them, then visit the positions in a
  * shuffled order (so the seeks go forward and backward) and compare. *end
- * gets the recording's last position. 0 when
- * all match (*forward and *backward get how many seeks went which way),
- * -1 with the first difference reported.
+ * gets the recording's last position. Then memory, at the beginning and
+ * at up to 24 of the positions (in increasing order): on every 4 KiB page of ROM and SRAM the
+ * program accessed, each byte the replay can read (rpl_read_mem) must
+ * equal the truth's memory there (the ELF's image and every store so far),
+ * and each byte the recording determines (the ELF's, accessed before the
+ * position, or first accessed by a load) must be readable; *cm counts.
+ * 0 when all match (*forward and *backward get how many seeks went which
+ * way), -1 with the first difference reported.
  */
 int rpl_check_random(struct rpl *r, unsigned n, uint64_t seed, uint64_t *end,
-		     unsigned *forward, unsigned *backward) MUST_CHECK;
+		     unsigned *forward, unsigned *backward, struct rpl_check_mem *cm) MUST_CHECK;
 
 /*
  * Breakpoints, watchpoints and single steps against the truth: n PCs and n

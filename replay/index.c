@@ -382,6 +382,37 @@ static int bread_inflate(FILE *f, uint8_t **z, size_t *cap, void *out, size_t n)
 	return 0;
 }
 
+/* The initial image (write_initial_image); NULL with *what set if it is damaged. */
+static struct rpl_mem *read_initial_image(FILE *f, uint8_t *page, size_t pbytes, uint8_t **z,
+					  size_t *zcap, const char **what)
+{
+	struct rpl_mem *init = rpl_mem_new();
+	size_t np = rpl_mem_npages();
+	uint32_t n, k, prev = 0;
+
+	if (bread32(f, &n) || n > np) {
+		*what = "has a damaged initial image";
+		goto bad;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		struct rpl_mem_page *p;
+
+		if (bread32(f, &k) || k >= np || (i && k <= prev) ||
+		    bread_inflate(f, z, zcap, page, pbytes)) {
+			*what = "has a damaged initial image";
+			goto bad;
+		}
+		prev = k;
+		p = rpl_mem_page_new(init, page, page + RPL_MEM_PAGE_SIZE);
+		rpl_mem_set_page(init, k, p);
+		rpl_mem_page_put(init, p);
+	}
+	return init;
+bad:
+	rpl_mem_free(init);
+	return NULL;
+}
+
 int rpl_idx_load(struct rpl_idx *x, struct rpl *r)
 {
 	struct rpl_mem *live = rpl_live_mem(r), *snap;
@@ -391,6 +422,7 @@ int rpl_idx_load(struct rpl_idx *x, struct rpl *r)
 	struct rpl_summary *sum = xmalloc(sizeof(*sum));
 	uint8_t *page = xmalloc(pbytes), *z = NULL, *tbuf = NULL;
 	struct rpl_tindex *tix = NULL;
+	struct rpl_mem *init = NULL;
 	uint64_t tlen;
 	struct rpl_ckstore *ck;
 	const char *what = "ends early or does not inflate";
@@ -486,6 +518,8 @@ int rpl_idx_load(struct rpl_idx *x, struct rpl *r)
 		if (!(tix = rpl_tix_deserialize(tbuf, tlen, x->interval, &what)))
 			goto bad_tix;
 	}
+	if (!(init = read_initial_image(f, page, pbytes, &z, &zcap, &what)))
+		goto bad;
 	if (fgetc(f) != EOF) {
 		what = "does not end where its header says";
 		goto bad;
@@ -497,6 +531,11 @@ int rpl_idx_load(struct rpl_idx *x, struct rpl *r)
 	else
 		rpl_tix_free(tix);
 	tix = NULL;
+	if (!ret)
+		rpl_set_initial_image(r, init);
+	else
+		rpl_mem_free(init);
+	init = NULL;
 	goto out;
 bad_tix:
 	error("%s: damaged: its time index %s", x->path, what);
@@ -519,6 +558,7 @@ out:
 	free(sum);
 	free(tbuf);
 	rpl_tix_free(tix);
+	rpl_mem_free(init);
 	return ret;
 }
 
@@ -690,6 +730,32 @@ static int write_record(struct bout *w, struct rpl_ckstore *ck, size_t i, struct
 	return w->err ? -1 : 0;
 }
 
+/*
+ * The initial image after the time index (rpl_read_mem):
+ *   npages u32, npages x { page index u32, blob: data[4096] known[512] }
+ * in increasing page index.
+ */
+static void write_initial_image(struct bout *w, const struct rpl_mem *init)
+{
+	size_t np = rpl_mem_npages();
+	const uint8_t *data, *known;
+	uint32_t n = 0;
+	uint8_t *buf = xmalloc(RPL_MEM_PAGE_SIZE * 9 / 8);
+
+	for (size_t k = 0; k < np; k++)
+		n += rpl_mem_page(init, k, &data, &known) != NULL;
+	bwrite32(w, n);
+	for (size_t k = 0; k < np; k++) {
+		if (!rpl_mem_page(init, k, &data, &known))
+			continue;
+		bwrite32(w, (uint32_t)k);
+		memcpy(buf, data, RPL_MEM_PAGE_SIZE);
+		memcpy(buf + RPL_MEM_PAGE_SIZE, known, RPL_MEM_PAGE_SIZE / 8);
+		bwrite_deflate(w, buf, RPL_MEM_PAGE_SIZE * 9 / 8);
+	}
+	free(buf);
+}
+
 static int mkdirs(const char *dir)
 {
 	char *d = xstrdup(dir);
@@ -775,6 +841,8 @@ int rpl_idx_write(struct rpl_idx *x, struct rpl *r)
 	} else {
 		bwrite64(w, 0);
 	}
+	if (!w->err)
+		write_initial_image(w, rpl_initial_image(r));
 	memcpy(h, MAGIC, 8);
 	put32(h + O_VERSION, RPL_INDEX_VERSION);
 	put32(h + O_HSIZE, HDR_SIZE);

@@ -32,7 +32,7 @@
 #include "util/util.h"
 
 #define RPL_INDEX_NAME "index.raptor"
-#define RPL_INDEX_VERSION 2
+#define RPL_INDEX_VERSION 3
 
 struct rpl_idx;
 

@@ -209,6 +209,33 @@ uint32_t rpl_mem_read(const struct rpl_mem *m, uint32_t addr, uint8_t *buf, uint
 	return unknown;
 }
 
+uint32_t rpl_mem_read_under(const struct rpl_mem *m, const struct rpl_mem *under, uint32_t addr,
+			    uint8_t *buf, uint32_t n, uint32_t *first)
+{
+	uint32_t unknown = 0;
+
+	if (!under)
+		return rpl_mem_read(m, addr, buf, n, first);
+	if (!rpl_mem_read(m, addr, buf, n, NULL))
+		return 0; /* all known now */
+	for (uint32_t i = 0; i < n; i++, addr++) {
+		const struct rpl_mem_page *p = m->page[page_of(addr)];
+		const struct rpl_mem_page *q = under->page[page_of(addr)];
+		uint32_t off = addr & (PAGE_SIZE - 1);
+
+		if (p && (p->known[off / 8] >> (off % 8) & 1)) {
+			buf[i] = p->data[off];
+		} else if (q && (q->known[off / 8] >> (off % 8) & 1)) {
+			buf[i] = q->data[off];
+		} else {
+			buf[i] = 0;
+			if (!unknown++ && first)
+				*first = addr;
+		}
+	}
+	return unknown;
+}
+
 size_t rpl_mem_npages(void)
 {
 	return ROM_PAGES + SRAM_PAGES;

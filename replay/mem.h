@@ -36,6 +36,14 @@ uint32_t rpl_mem_read(const struct rpl_mem *m, uint32_t addr, uint8_t *buf, uint
 		      uint32_t *first);
 
 /*
+ * rpl_mem_read, where m does not know a byte, under's value of it if under
+ * knows it: the replay's picture over the recording's initial image
+ * (replay.h, rpl_read_mem). under may be NULL (m alone).
+ */
+uint32_t rpl_mem_read_under(const struct rpl_mem *m, const struct rpl_mem *under, uint32_t addr,
+			    uint8_t *buf, uint32_t n, uint32_t *first);
+
+/*
  * A snapshot sharing every page with m (copy on write), and m's page pool
  * (rpl_mem_pool_bytes); free it with rpl_mem_free. Snapshots and restores
  * only mix pictures of one pool (a picture from rpl_mem_new and the

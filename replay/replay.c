@@ -185,6 +185,13 @@ static int merge(struct rpl *r, int core, uint32_t addr, const uint8_t *val, uns
 		if (!rpl_mem_read(r->mem, addr + i, &b, 1, NULL) && b != val[i])
 			goto differ;
 	}
+	/* first sight of the bytes not known yet: their values since the start */
+	for (unsigned i = 0; i < n; i++) {
+		uint8_t b;
+
+		if (rpl_mem_read(r->mem, addr + i, &b, 1, NULL))
+			rpl_mem_write(r->init, addr + i, &val[i], 1);
+	}
 	rpl_mem_write(r->mem, addr, val, n);
 	return 0;
 differ:
@@ -452,6 +459,7 @@ struct rpl *rpl_open(const char *dir)
 		goto fail;
 	}
 	r->mem = rpl_mem_new();
+	r->init = rpl_mem_new();
 	isa_elf_release(&r->elf);
 	r->elf_loaded = 0;
 	if (isa_elf_load(r->elf_path, load_bytes, r->mem, &r->elf))
@@ -555,6 +563,7 @@ void rpl_close(struct rpl *r)
 	if (r->dec)
 		isa_decoder_free(r->dec);
 	rpl_mem_free(r->mem);
+	rpl_mem_free(r->init);
 	if (r->elf_loaded)
 		isa_elf_release(&r->elf);
 	free(r->cf_buf);
@@ -1379,7 +1388,18 @@ int rpl_read_mem(struct rpl *r, uint32_t addr, uint8_t *buf, uint32_t n, uint32_
 			*unknown = addr;
 		return 1;
 	}
-	return rpl_mem_read(r->mem, addr, buf, n, unknown) ? 1 : 0;
+	return rpl_mem_read_under(r->mem, r->init, addr, buf, n, unknown) ? 1 : 0;
+}
+
+struct rpl_mem *rpl_initial_image(struct rpl *r)
+{
+	return r->init;
+}
+
+void rpl_set_initial_image(struct rpl *r, struct rpl_mem *init)
+{
+	rpl_mem_free(r->init);
+	r->init = init;
 }
 
 uint64_t rpl_position(const struct rpl *r)

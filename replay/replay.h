@@ -268,8 +268,25 @@ void rpl_take_stop_state(struct rpl *to, const struct rpl *from);
  * Memory as the debugger knows it now: 0 all n bytes known, 1 some unknown
  * (*unknown gets the first; those read as 0), -1 outside ROM/SRAM. Control
  * flow only: every byte is unknown.
+ *
+ * A byte is known at a position when the recording determines its value
+ * there: the ELF's image, any load or store of any core before it, or a
+ * later load whose traced value shows it for the first time (nothing
+ * stored it in between, so that value is the one it held since the start:
+ * the recording's initial image). The initial image grows as the replay
+ * first runs through the recording, and is whole once it has reached the
+ * end (rpl_index, or an index file loaded). Bytes nothing determines stay
+ * unknown: never a made-up value.
  */
 int rpl_read_mem(struct rpl *r, uint32_t addr, uint8_t *buf, uint32_t n, uint32_t *unknown);
+
+/*
+ * The initial image (rpl_read_mem): every byte a traced load value showed
+ * first, at its value from the start. For the persistent index, which
+ * saves it and gives a loaded one back (r takes it, freeing its own).
+ */
+struct rpl_mem *rpl_initial_image(struct rpl *r);
+void rpl_set_initial_image(struct rpl *r, struct rpl_mem *init);
 
 uint64_t rpl_steps(const struct rpl *r);
 

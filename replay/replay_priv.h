@@ -81,6 +81,13 @@ struct rpl {
 	struct isa_elf elf;
 	int elf_loaded;
 	struct rpl_mem *mem;
+	/*
+	 * The recording's initial image as far as the replay has seen it: every
+	 * byte a traced load value made known for the first time (nothing
+	 * stored it before, so it held that value from the start). Never
+	 * restored with a checkpoint: it only grows (rpl_read_mem).
+	 */
+	struct rpl_mem *init;
 	struct isa_decoder *dec;
 	struct isa_bus bus;
 	struct isa_cpu *cpu[MAX_CORES];

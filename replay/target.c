@@ -95,7 +95,8 @@ static int t_read_mem(void *t, int core, uint32_t addr, uint8_t *buf, uint32_t l
 	if (k > 0) {
 		set_why(why,
 			"the byte at 0x%08x is not known at position %" PRIu64
-			" (never loaded or stored before)",
+			" (the recording does not determine it: no access before, and none "
+			"after that is a load seen so far)",
 			unknown, rpl_position(s->r));
 		return -1;
 	}
@@ -277,7 +278,12 @@ static int t_resume(void *t, enum rsp_resume how, int core, int alone, int rever
 		if (st.kind == RPL_STOP_WATCH && reverse && rpl_seek_step(s->r, st.step - 1) < 0)
 			return failed(why, NULL);
 	}
-	stop->core = alone ? core : st.core;
+	/*
+	 * Running out of history is no core's event: it is reported for the
+	 * thread GDB resumed, so GDB (and an IDE) stays on the thread the user
+	 * stepped or continued, at either end.
+	 */
+	stop->core = alone || st.kind == RPL_STOP_BEGIN || st.kind == RPL_STOP_END ? core : st.core;
 	switch (st.kind) {
 	case RPL_STOP_BREAK:
 		stop->kind = RSP_STOP_BREAK;

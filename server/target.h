@@ -82,6 +82,8 @@ struct rsp_target_ops {
 	 * alone = 1: GDB resumed core alone (its scheduler-locking): the other
 	 * cores still run as recorded, a replay cannot hold them, but only
 	 * core's break- and watchpoints stop it and every stop names core.
+	 * A stop at either end of the history (RSP_STOP_BEGIN, _END) names
+	 * core always: GDB stays on the thread it resumed.
 	 * 0 / -1 (a damaged recording: the replay stays where it stopped).
 	 */
 	int (*resume)(void *t, enum rsp_resume how, int core, int alone, int reverse,

@@ -1,7 +1,8 @@
 # shellcheck shell=sh
 # gdbserve.sh: serving a recording to the real gdb-multiarch, for the
-# gdbserver tests (t0400, t0410); sourced after lib.sh. The GDB scripts are
-# tests/gdb/*.py (their helpers: tests/gdb/lib.py).
+# gdbserver tests (t0400, t0410, t0430); sourced after lib.sh. The GDB scripts
+# are tests/gdb/*.py (their helpers: tests/gdb/lib.py); the GDB/MI session is
+# tests/mi/session.py (tests/mi/milib.py).
 
 # serve NAME REC [OPTIONS]: start `raptor serve` on a free port in the
 # background; its port goes to $port.
@@ -56,6 +57,29 @@ gdb_script() {
 		cat $1.out
 		echo "--- the last packets:"
 		tail -c 3000 $1.rlog
+		return 1
+	fi
+}
+
+# mi_session NAME [OPTIONS]: run tests/mi/session.py, an IDE's GDB/MI
+# session with gdb-multiarch --interpreter=mi3, against the server on $port
+# serving $MI_REC (OPTIONS: --target remote|extended-remote, --mi-async);
+# its verdict is the exit status. Its MI transcript (NAME.mi) and remote
+# protocol log (NAME.rlog) are shown when it fails.
+mi_session() {
+	mi_name=$1
+	shift
+	timeout 600 python3 -B "$SRC/tests/mi/session.py" --port "$port" --rec "$MI_REC" \
+		--truthq "$TRUTHQ" --name $mi_name "$@" >$mi_name.out 2>&1
+	rc=$?
+	sed -n "s/^# /# $mi_name: /p" $mi_name.out
+	if [ $rc != 0 ] || ! grep -q "^PASS" $mi_name.out; then
+		echo "$mi_name: exit $rc"
+		cat $mi_name.out
+		echo "--- the MI transcript's end:"
+		tail -n 40 $mi_name.mi
+		echo "--- the last packets:"
+		tail -c 3000 $mi_name.rlog
 		return 1
 	fi
 }
