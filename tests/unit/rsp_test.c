@@ -1360,7 +1360,7 @@ static void test_extended(struct gdbserver *srv)
 	}
 }
 
-/* ---- random packets --------------------------------------------------------------- */
+/* ---- LLDB ------------------------------------------------------------------------- */
 
 /* LLDB's packets: what it is attached to, threads in stop replies, its steps. */
 static void test_lldb(struct gdbserver *srv)
@@ -1476,6 +1476,8 @@ static void test_lldb(struct gdbserver *srv)
 	close_session(&c, &r, "LLDB session 2");
 	fk.arch = NULL;
 }
+
+/* ---- random packets --------------------------------------------------------------- */
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
