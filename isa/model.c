@@ -61,6 +61,17 @@ const char *isa_model_lacks(enum isa_model big, enum isa_model small)
 	return "";
 }
 
+const char *isa_model_llvm_arch(enum isa_model m)
+{
+	const struct isa_model_info *mi = isa_model_info(m);
+
+	switch (mi->arch) {
+	case ISA_ARCH_V6M: return "armv6m";
+	case ISA_ARCH_V8MML: return "armv8m.main";
+	default: return mi->dsp ? "armv7em" : "armv7m";
+	}
+}
+
 int isa_model_covers(enum isa_model big, enum isa_model small)
 {
 	return !*isa_model_lacks(big, small);

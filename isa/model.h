@@ -52,6 +52,16 @@ int isa_model_covers(enum isa_model big, enum isa_model small);
  * "it has no FPU", ... ("" when it covers).
  */
 const char *isa_model_lacks(enum isa_model big, enum isa_model small);
+/*
+ * The architecture as LLVM's target triples name it, for debuggers that
+ * want a triple (LLDB): "armv6m", "armv7m", "armv7em" (v7-M with the DSP
+ * extension), "armv8m.main". The arm spelling, not thumb: LLDB attached
+ * without the ELF knows from either that the core runs Thumb code only,
+ * and with the ELF it keeps the ELF's "arm" architecture alongside an
+ * armv7m triple, while a thumbv7m one replaces it and LLDB 14 then fails
+ * to read the ELF's sections. A static string.
+ */
+const char *isa_model_llvm_arch(enum isa_model m);
 /* The names of the models that run (runs = 1), separated by sep, into buf. */
 void isa_model_running_names(char *buf, size_t len, const char *sep);
 /* The names of every model, separated by sep ("m0plus|m3|m4|..."), into buf. */

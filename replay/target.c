@@ -334,6 +334,11 @@ static const char *t_exec_file(void *t)
 	return ((struct rpl_target *)t)->elf;
 }
 
+static const char *t_llvm_arch(void *t)
+{
+	return isa_model_llvm_arch(rpl_manifest(((struct rpl_target *)t)->r)->model);
+}
+
 /* ---- raptor's monitor commands ------------------------------------------------------ */
 
 typedef void out_fn(void *ctx, const char *text);
@@ -582,6 +587,7 @@ const struct rsp_target_ops rpl_target_ops = {
     .monitor = t_monitor,
     .position = t_position,
     .exec_file = t_exec_file,
+    .llvm_arch = t_llvm_arch,
 };
 
 struct rpl_target *rpl_target_new(struct rpl *r, const char *elf)

@@ -8,7 +8,7 @@ set -e
 need_build="libcapstone-dev libelf-dev zlib1g-dev libiniparser-dev nettle-dev libjansson-dev gnuplot-nox pkg-config gcc make \
 gcc-arm-none-eabi libnewlib-arm-none-eabi"
 need_run="gdb-multiarch"
-need_check="qemu-system-arm clang time python3 valgrind"
+need_check="qemu-system-arm clang time python3 valgrind lldb"
 pkgs=$need_build
 case "${1:-build}" in
 run) pkgs="$pkgs $need_run" ;;

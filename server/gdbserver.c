@@ -25,6 +25,7 @@
 #define MON_MAX_ARGS 8
 #define XML_MAX 4096		     /* target.xml, the thread list */
 #define MEM_MAX (RSP_PACKET_MAX / 2) /* bytes per `m` reply */
+#define WATCHPOINTS_TOLD 32	     /* qWatchpointSupportInfo: the replay has no limit */
 
 static const char read_only[] = "E.replay is read-only";
 static const char refusal_text[] = "E.raptor: another GDB is already attached to this server";
@@ -70,6 +71,9 @@ struct gdbserver {
 	int created;	      /* the process came from vRun (qAttached 0), not attach */
 	int last;	      /* thread id of the last stop (kept across sessions) */
 	int swbreak, hwbreak; /* GDB's qSupported offered them */
+	int lldb;	      /* the client is LLDB: it sent QListThreadsInStopReply (GDB never
+			       * does); stop replies list the threads, `m` is all or nothing */
+	int stopped;	      /* a stop reply went out this session (rep_stop) */
 	char why[RSP_WHY_MAX];
 
 	char rep[RSP_PACKET_MAX + 1]; /* the reply being built */
@@ -504,6 +508,7 @@ struct watcher {
 	int running; /* resume() has not returned */
 	int kicked;  /* interrupt() was called */
 	int hangup;  /* the client went away */
+	int steady;  /* 0x03 does not stop this resume (an LLDB step: do_resume) */
 };
 
 static void kick(struct watcher *w)
@@ -558,11 +563,43 @@ static void *watch_main(void *arg)
 				full = 1;
 			}
 			while (rsp_take_interrupt(s->conn))
-				kick(w);
+				if (!w->steady)
+					kick(w);
 		}
 		refusal_handle(s, p + n, r);
 	}
 	return NULL;
+}
+
+/*
+ * What LLDB asked stop replies to add (QListThreadsInStopReply): the
+ * stopped thread's name, every thread, and their pcs (left out if one is
+ * unknown), so that it need not ask for each after every stop.
+ */
+static void rep_stop_threads(struct gdbserver *s, int tid)
+{
+	uint32_t v[RSP_NREGS], pcs[8];
+	uint8_t known[RSP_NREGS];
+	int i, all = 1;
+
+	if (!s->lldb)
+		return;
+	rep_printf(s, "name:core%d;threads:", tid - 1);
+	for (i = 0; i < s->ncores; i++) {
+		rep_printf(s, i ? ",%x" : "%x", i + 1);
+		memset(known, 0, sizeof(known));
+		s->why[0] = 0;
+		if (s->ops->read_regs(s->t, i, v, known, s->why) || !known[15])
+			all = 0;
+		pcs[i] = v[15];
+	}
+	rep_str(s, ";");
+	if (!all)
+		return;
+	rep_str(s, "thread-pcs:");
+	for (i = 0; i < s->ncores; i++)
+		rep_printf(s, i ? ",%x" : "%x", pcs[i]);
+	rep_str(s, ";");
 }
 
 /* The stop reply for *st (the thread-id conventions of the header). */
@@ -571,6 +608,7 @@ static void rep_stop(struct gdbserver *s, const struct rsp_stop *st)
 	int tid = st->core >= 0 && st->core < s->ncores ? st->core + 1 : cont_tid(s);
 
 	s->last = s->gen = tid;
+	s->stopped = 1;
 	switch (st->kind) {
 	case RSP_STOP_STEP: rep_printf(s, "T05thread:%x;", tid); break;
 	case RSP_STOP_BREAK:
@@ -600,18 +638,26 @@ static void rep_stop(struct gdbserver *s, const struct rsp_stop *st)
 		break;
 	default: rep_printf(s, "T05thread:%x;", tid); break;
 	}
+	rep_stop_threads(s, tid);
 }
 
 /* Run the target, watching for Ctrl-C; the stop reply. */
 static void do_resume(struct gdbserver *s, enum rsp_resume how, int tid, int alone, int reverse)
 {
 	struct rsp_stop st = {.kind = RSP_STOP_INTERRUPT, .core = tid - 1};
-	struct watcher w = {.s = s, .running = 1};
+	/*
+	 * LLDB sends 0x03 by itself when another of its threads has a packet
+	 * to send while the target runs, and takes the SIGINT stop for "only
+	 * that": it then resumes with `c`, every thread, which would turn a
+	 * step cut short into a continue. So its steps run to their end and
+	 * the 0x03 is dropped; LLDB then reads the step's stop.
+	 */
+	struct watcher w = {.s = s, .running = 1, .steady = s->lldb && how == RSP_STEP};
 	pthread_t thread;
 	int watching, r;
 	char b;
 
-	if (rsp_take_interrupt(s->conn)) {
+	if (rsp_take_interrupt(s->conn) && !w.steady) {
 		/* Ctrl-C came with the resume packet: stop before running. */
 		rep_stop(s, &st);
 		return;
@@ -891,13 +937,22 @@ static int monitor(struct gdbserver *s, char *line)
 
 /* ---- packets ------------------------------------------------------------------ */
 
-/* ? : the last stop, as a stop reply */
+/* ? : the last stop, as a stop reply (LLDB connecting: thread 1's) */
 static void pk_why(struct gdbserver *s, const char *a, size_t n)
 {
-	if (s->gone)
+	if (s->gone) {
 		rep_str(s, "W00"); /* no process: as gdbserver --multi says */
-	else
-		rep_printf(s, "T05thread:%x;", s->last);
+		return;
+	}
+	/*
+	 * LLDB numbers the threads in the order it hears of them, this reply's
+	 * first: when it connects (no stop yet this session) name thread 1, so
+	 * that LLDB's thread #N is core N-1 as GDB's thread N is
+	 */
+	if (s->lldb && !s->stopped)
+		s->last = 1;
+	rep_printf(s, "T05thread:%x;", s->last);
+	rep_stop_threads(s, s->last);
 }
 
 /* G P M X: writes, refused: the recording must not change */
@@ -957,7 +1012,7 @@ static void pk_read_reg(struct gdbserver *s, const char *a, size_t n)
 	}
 }
 
-/* m addr,len : memory as hex; the known prefix if it is partly unknown */
+/* m addr,len : memory as hex; the known prefix if it is partly unknown (LLDB: E01) */
 static void pk_read_mem(struct gdbserver *s, const char *a, size_t n)
 {
 	uint32_t addr, len, lo, hi;
@@ -977,6 +1032,12 @@ static void pk_read_mem(struct gdbserver *s, const char *a, size_t n)
 		return;
 	}
 	note(s, "memory 0x%08x+%u: %s", addr, len, why(s));
+	if (s->lldb) {
+		/* LLDB 14 takes a short reply to its 512-byte cache-line reads for a
+		 * shorter line and then writes outside its buffer: E01 */
+		rep_err(s, 1);
+		return;
+	}
 	/* The longest readable prefix: lo bytes read, hi do not. */
 	lo = 0;
 	hi = len;
@@ -1418,6 +1479,93 @@ static void pk_symbol(struct gdbserver *s, const char *a, size_t n)
 	rep_str(s, "OK");
 }
 
+/* ---- LLDB's packets ---------------------------------------------------------- */
+
+/* The cores' architecture in LLVM's words ("armv7m"), or plain "arm". */
+static const char *llvm_arch(struct gdbserver *s)
+{
+	const char *a = s->ops->llvm_arch ? s->ops->llvm_arch(s->t) : NULL;
+
+	return a ? a : "arm";
+}
+
+/* Mach-O's CPU_SUBTYPE_ARM_V6M, _V7M, _V7EM for arch; 0 (_ALL) for any other. */
+static int mach_subtype(const char *arch)
+{
+	static const struct {
+		const char *arch;
+		int subtype;
+	} subtypes[] = {{"armv6m", 14}, {"armv7m", 15}, {"armv7em", 16}};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(subtypes); i++)
+		if (!strcmp(arch, subtypes[i].arch))
+			return subtypes[i].subtype;
+	return 0;
+}
+
+/* "triple:HEX;" : ARCH-none-eabi, hex-encoded as LLDB wants it */
+static void rep_triple(struct gdbserver *s)
+{
+	char triple[64];
+
+	snprintf(triple, sizeof(triple), "%s-none-eabi", llvm_arch(s));
+	rep_str(s, "triple:");
+	rep_hex(s, triple, strlen(triple));
+	rep_str(s, ";");
+}
+
+/*
+ * qHostInfo : what LLDB debugs: the triple (an M-profile one tells it that
+ * every instruction is Thumb), CPU_TYPE_ARM (12) and the subtype in
+ * decimal, little-endian, 4-byte pointers; watchpoints stop before the
+ * access (as GDB on ARM expects too), so LLDB steps over it itself
+ */
+static void pk_host_info(struct gdbserver *s, const char *a, size_t n)
+{
+	rep_triple(s);
+	rep_printf(s,
+		   "cputype:12;cpusubtype:%d;endian:little;ptrsize:4;"
+		   "watchpoint_exceptions_received:before;",
+		   mach_subtype(llvm_arch(s)));
+}
+
+/*
+ * qProcessInfo : the replay is process 1 (without it LLDB takes the qC
+ * thread for the pid); the rest as qHostInfo, numbers in hex. E01 when
+ * there is no process (extended mode, killed or detached).
+ */
+static void pk_process_info(struct gdbserver *s, const char *a, size_t n)
+{
+	if (s->gone) {
+		rep_err(s, 1);
+		return;
+	}
+	rep_str(s, "pid:1;");
+	rep_triple(s);
+	rep_printf(s, "cputype:c;cpusubtype:%x;endian:little;ptrsize:4;",
+		   mach_subtype(llvm_arch(s)));
+}
+
+/*
+ * QListThreadsInStopReply : OK; stop replies list the threads from now on.
+ * Only LLDB asks: the session is LLDB's (struct gdbserver, lldb).
+ */
+static void pk_list_threads(struct gdbserver *s, const char *a, size_t n)
+{
+	s->lldb = 1;
+	rep_str(s, "OK");
+}
+
+/*
+ * qWatchpointSupportInfo[:] : how many watchpoints LLDB may set. The
+ * replay watches any number of ranges; LLDB wants a number.
+ */
+static void pk_watchpoint_info(struct gdbserver *s, const char *a, size_t n)
+{
+	rep_printf(s, "num:%d;", WATCHPOINTS_TOLD);
+}
+
 struct packet_handler {
 	const char *name;
 	void (*fn)(struct gdbserver *s, const char *args, size_t len);
@@ -1463,6 +1611,10 @@ static const struct packet_handler handlers[] = {
     {"qXfer:exec-file:read", pk_exec_file, 0},
     {"qRcmd", pk_rcmd, 0},
     {"qSymbol", pk_symbol, 0},
+    {"qHostInfo", pk_host_info, 0},
+    {"qProcessInfo", pk_process_info, 0},
+    {"QListThreadsInStopReply", pk_list_threads, 0},
+    {"qWatchpointSupportInfo", pk_watchpoint_info, 0},
     {"vCont?", pk_vcont_query, 0},
     {"vCont", pk_vcont, 1},
     {"vKill", pk_detach, 0},
@@ -1562,6 +1714,8 @@ static int session(struct gdbserver *s, int fd, const char *head, size_t nhead)
 	s->gen = s->cont = 0;
 	s->extended = s->gone = s->created = 0;
 	s->swbreak = s->hwbreak = 0;
+	s->lldb = 0;
+	s->stopped = 0;
 	s->clen = 0;
 	note(s, "GDB connected, position %llu", (unsigned long long)s->ops->position(s->t));
 	while (!s->end && !stopping(s)) {

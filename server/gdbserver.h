@@ -56,8 +56,9 @@
  * M, X) are refused with "E.replay is read-only" (GDB shows the text for
  * registers). A partly unknown `m` range returns its known prefix (GDB then
  * asks for the rest and reports the first unknown address); an unknown first
- * byte is E01. Anything unsupported gets the empty reply. No input makes the
- * server exit: a broken client only ends its own session.
+ * byte is E01 (and to LLDB any unknown byte: see below). Anything
+ * unsupported gets the empty reply. No input makes the server exit: a
+ * broken client only ends its own session.
  *
  * Monitor commands (qRcmd), OpenOCD's dialect: help (then the target's
  * "help"), reset [halt|init] (ops->reset), halt, targets, reg [NAME],
@@ -67,6 +68,39 @@
  * there (GDB adds "Protocol error with Rcmd"). A command that moves the
  * replay leaves GDB's register cache stale: `reset` says to run
  * `flushregs` (the target's own `goto` should say so too).
+ *
+ * LLDB (its gdb-remote client, LLDB 14) reads target.xml as GDB does and
+ * asks a few packets of its own:
+ *   qHostInfo, qProcessInfo  the triple ARCH-none-eabi (ARCH from
+ *                            ops->llvm_arch, "armv7m" say; plain "arm" when
+ *                            the target does not tell), Mach-O cputype 12
+ *                            (ARM) and its v6-M/v7-M/v7E-M subtype, little
+ *                            endian, 4-byte pointers; the process is pid 1;
+ *                            qHostInfo adds watchpoint_exceptions_received:
+ *                            before (LLDB then steps over the access itself)
+ *   QListThreadsInStopReply  OK, and the client is taken for LLDB (GDB does
+ *                            not send it): the session's stop replies (and `?`)
+ *                            end with name:coreC;threads:1,..;thread-pcs:..;
+ *                            and `?` names thread 1 until the session's first
+ *                            stop: LLDB numbers threads in the order it hears
+ *                            of them, so its thread #N is then core N-1
+ *   qWatchpointSupportInfo   num:32; (the replay has no limit; LLDB wants one)
+ * An `m` range that is partly unknown gets E01 in an LLDB session, not its
+ * known prefix: LLDB 14 takes a short reply to its 512-byte cache-line
+ * reads for a short line, then writes outside its buffer and crashes.
+ * And a 0x03 does not cut an LLDB step short (the step runs to its end,
+ * the 0x03 is dropped): LLDB sends one by itself whenever another of its
+ * threads has a packet to send, and resumes every thread with `c` after
+ * the SIGINT stop, which would turn the step into a continue.
+ * Everything else LLDB tries gets the empty reply, and LLDB falls back
+ * to what GDB uses (QThreadSuffixSupported: Hg/p; jThreadsInfo:
+ * qfThreadInfo; x: m; qMemoryRegionInfo: nothing). qThreadStopInfo too, on
+ * purpose: told that another thread stopped for no reason (T00), LLDB
+ * takes one whose pc is on a breakpoint for stopped there, selects it as
+ * the breakpoint's hit and steps it over the breakpoint when it resumes,
+ * so the core that reached the breakpoint first would not be the one
+ * shown, and the others' hits would never be reported. Without it, only
+ * the stop reply's thread has a name in LLDB.
  *
  * Sessions: `k` ends the session at once; vKill and D reply OK and end it.
  * The target keeps its position from one session to the next.

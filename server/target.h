@@ -107,6 +107,13 @@ struct rsp_target_ops {
 	 * symbols from when started without a file (qXfer:exec-file:read).
 	 */
 	const char *(*exec_file)(void *t);
+	/*
+	 * Optional (the op NULL, or returning NULL: plain "arm"): the cores'
+	 * architecture as LLVM's target triples name it ("armv7m",
+	 * "armv7em"), for LLDB's qHostInfo and qProcessInfo. A string that
+	 * lives as long as the target.
+	 */
+	const char *(*llvm_arch)(void *t);
 };
 
 #endif

@@ -9,29 +9,29 @@
 #define MSYS "org.gnu.gdb.arm.m-system"
 
 const struct rsp_reg rsp_regs[RSP_NREGS] = {
-    {"r0", "r0", 32, "int", "general", MPROF},
-    {"r1", "r1", 32, "int", "general", MPROF},
-    {"r2", "r2", 32, "int", "general", MPROF},
-    {"r3", "r3", 32, "int", "general", MPROF},
-    {"r4", "r4", 32, "int", "general", MPROF},
-    {"r5", "r5", 32, "int", "general", MPROF},
-    {"r6", "r6", 32, "int", "general", MPROF},
-    {"r7", "r7", 32, "int", "general", MPROF},
-    {"r8", "r8", 32, "int", "general", MPROF},
-    {"r9", "r9", 32, "int", "general", MPROF},
-    {"r10", "r10", 32, "int", "general", MPROF},
-    {"r11", "r11", 32, "int", "general", MPROF},
-    {"r12", "r12", 32, "int", "general", MPROF},
-    {"sp", "sp", 32, "data_ptr", "general", MPROF},
-    {"lr", "lr", 32, "int", "general", MPROF},
-    {"pc", "pc", 32, "code_ptr", "general", MPROF},
-    {"xpsr", "xPSR", 32, "int", "general", MPROF},
-    {"msp", "msp", 32, "data_ptr", "system", MSYS},
-    {"psp", "psp", 32, "data_ptr", "system", MSYS},
-    {"primask", "primask", 1, "int", "system", MSYS},
-    {"basepri", "basepri", 8, "int", "system", MSYS},
-    {"faultmask", "faultmask", 1, "int", "system", MSYS},
-    {"control", "control", 3, "int", "system", MSYS},
+    {"r0", "r0", 32, "int", "general", MPROF, 0, NULL},
+    {"r1", "r1", 32, "int", "general", MPROF, 1, NULL},
+    {"r2", "r2", 32, "int", "general", MPROF, 2, NULL},
+    {"r3", "r3", 32, "int", "general", MPROF, 3, NULL},
+    {"r4", "r4", 32, "int", "general", MPROF, 4, NULL},
+    {"r5", "r5", 32, "int", "general", MPROF, 5, NULL},
+    {"r6", "r6", 32, "int", "general", MPROF, 6, NULL},
+    {"r7", "r7", 32, "int", "general", MPROF, 7, "fp"},
+    {"r8", "r8", 32, "int", "general", MPROF, 8, NULL},
+    {"r9", "r9", 32, "int", "general", MPROF, 9, NULL},
+    {"r10", "r10", 32, "int", "general", MPROF, 10, NULL},
+    {"r11", "r11", 32, "int", "general", MPROF, 11, NULL},
+    {"r12", "r12", 32, "int", "general", MPROF, 12, NULL},
+    {"sp", "sp", 32, "data_ptr", "general", MPROF, 13, "sp"},
+    {"lr", "lr", 32, "int", "general", MPROF, 14, "ra"},
+    {"pc", "pc", 32, "code_ptr", "general", MPROF, 15, "pc"},
+    {"xpsr", "xPSR", 32, "int", "general", MPROF, -1, "flags"},
+    {"msp", "msp", 32, "data_ptr", "system", MSYS, -1, NULL},
+    {"psp", "psp", 32, "data_ptr", "system", MSYS, -1, NULL},
+    {"primask", "primask", 1, "int", "system", MSYS, -1, NULL},
+    {"basepri", "basepri", 8, "int", "system", MSYS, -1, NULL},
+    {"faultmask", "faultmask", 1, "int", "system", MSYS, -1, NULL},
+    {"control", "control", 3, "int", "system", MSYS, -1, NULL},
 };
 
 int rsp_tdesc_xml(char *buf, size_t size)
@@ -63,8 +63,13 @@ int rsp_tdesc_xml(char *buf, size_t size)
 			feature = r->feature;
 			ADD("<feature name=\"%s\">\n", feature);
 		}
-		ADD("<reg name=\"%s\" bitsize=\"32\" regnum=\"%d\" type=\"%s\" group=\"%s\"/>\n",
+		ADD("<reg name=\"%s\" bitsize=\"32\" regnum=\"%d\" type=\"%s\" group=\"%s\"",
 		    r->name, i, r->type, r->group);
+		if (r->dwarf >= 0)
+			ADD(" dwarf_regnum=\"%d\"", r->dwarf);
+		if (r->generic)
+			ADD(" generic=\"%s\"", r->generic);
+		ADD("/>\n");
 	}
 	ADD("</feature>\n</target>\n");
 #undef ADD

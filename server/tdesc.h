@@ -15,6 +15,11 @@
  * Every register is 32 bits wide in target.xml, so a `g` reply is 23
  * little-endian words; `monitor reg` prints OpenOCD's widths (/1, /8, /1,
  * /3 for the last four) and names (xPSR).
+ *
+ * For LLDB, which reads the same target.xml, r0..pc carry their DWARF
+ * numbers (dwarf_regnum 0..15) and the registers with a role say it
+ * (generic): pc, sp, ra (lr), flags (xpsr) and fp (r7: Thumb code keeps
+ * its frame pointer there, ARM code in r11). GDB ignores both attributes.
  */
 #ifndef RAPTOR_SERVER_TDESC_H
 #define RAPTOR_SERVER_TDESC_H
@@ -31,6 +36,8 @@ struct rsp_reg {
 	const char *type;     /* target.xml type: int, data_ptr, code_ptr */
 	const char *group;    /* target.xml group */
 	const char *feature;  /* target.xml feature */
+	int dwarf;	      /* target.xml dwarf_regnum, for LLDB; -1: none */
+	const char *generic;  /* target.xml generic (LLDB's role: pc, sp, fp, ra, flags); NULL */
 };
 
 /* Indexed by OpenOCD's register number. */

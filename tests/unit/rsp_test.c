@@ -66,6 +66,7 @@ struct fake {
 	int resumes;	/* resume() calls */
 	int how, core, alone, reverse;
 	const char *exec; /* exec_file() */
+	const char *arch; /* llvm_arch() */
 	int hide_psp;	  /* psp of core 2 unknown (GDB 13 then cannot step core 2) */
 };
 
@@ -298,6 +299,11 @@ static const char *fk_exec_file(void *t)
 	return fk.exec;
 }
 
+static const char *fk_llvm_arch(void *t)
+{
+	return fk.arch;
+}
+
 static const struct rsp_target_ops fk_ops = {
     .ncores = fk_ncores,
     .read_regs = fk_read_regs,
@@ -309,6 +315,7 @@ static const struct rsp_target_ops fk_ops = {
     .monitor = fk_monitor,
     .position = fk_position,
     .exec_file = fk_exec_file,
+    .llvm_arch = fk_llvm_arch,
 };
 
 /* ---- the server in a thread ------------------------------------------------------ */
@@ -852,20 +859,30 @@ static void test_basics(struct gdbserver *srv)
 		tap_ok(strstr(xml, "<architecture>arm</architecture>") &&
 			   strstr(xml, "<feature name=\"org.gnu.gdb.arm.m-profile\">\n"
 				       "<reg name=\"r0\" bitsize=\"32\" regnum=\"0\" type=\"int\" "
-				       "group=\"general\"/>") &&
+				       "group=\"general\" dwarf_regnum=\"0\"/>") &&
 			   strstr(xml, "<reg name=\"sp\" bitsize=\"32\" regnum=\"13\" "
 				       "type=\"data_ptr\"") &&
 			   strstr(xml, "<reg name=\"pc\" bitsize=\"32\" regnum=\"15\" "
 				       "type=\"code_ptr\"") &&
 			   strstr(xml,
 				  "<reg name=\"xpsr\" bitsize=\"32\" regnum=\"16\" type=\"int\" "
-				  "group=\"general\"/>\n</feature>\n"
+				  "group=\"general\" generic=\"flags\"/>\n</feature>\n"
 				  "<feature name=\"org.gnu.gdb.arm.m-system\">\n"
 				  "<reg name=\"msp\" bitsize=\"32\" regnum=\"17\" "
 				  "type=\"data_ptr\" group=\"system\"/>") &&
 			   strstr(xml, "<reg name=\"control\" bitsize=\"32\" regnum=\"22\" "
 				       "type=\"int\" group=\"system\"/>\n</feature>\n</target>\n"),
 		       "target.xml: OpenOCD's features and numbers");
+		tap_ok(strstr(xml, "<reg name=\"r7\" bitsize=\"32\" regnum=\"7\" type=\"int\" "
+				   "group=\"general\" dwarf_regnum=\"7\" generic=\"fp\"/>") &&
+			   strstr(xml, "regnum=\"13\" type=\"data_ptr\" group=\"general\" "
+				       "dwarf_regnum=\"13\" generic=\"sp\"/>") &&
+			   strstr(xml, "regnum=\"14\" type=\"int\" group=\"general\" "
+				       "dwarf_regnum=\"14\" generic=\"ra\"/>") &&
+			   strstr(xml, "regnum=\"15\" type=\"code_ptr\" group=\"general\" "
+				       "dwarf_regnum=\"15\" generic=\"pc\"/>") &&
+			   strstr(xml, "regnum=\"17\" type=\"data_ptr\" group=\"system\"/>"),
+		       "target.xml: LLDB's DWARF numbers and roles (r7 the frame pointer)");
 		reply_is(&c, "qXfer:features:read:other.xml:0,fff", "E01");
 		reply_is(&c, "qXfer:features:read:target.xml:zz,fff", "E01");
 	}
@@ -1343,6 +1360,123 @@ static void test_extended(struct gdbserver *srv)
 	}
 }
 
+/* ---- LLDB ------------------------------------------------------------------------- */
+
+/* LLDB's packets: what it is attached to, threads in stop replies, its steps. */
+static void test_lldb(struct gdbserver *srv)
+{
+	static const char *const empty[] = {
+	    "QThreadSuffixSupported", "qStructuredDataPlugins", "jThreadsInfo",
+	    "jThreadExtendedInfo:",   "qMemoryRegionInfo:0",	"x0,0",
+	    "QEnableErrorStrings",    "qGetWorkingDir",		"qVAttachOrWaitSupported",
+	    "qRegisterInfo0",	      "qThreadStopInfo1",
+	};
+	struct server_run r;
+	struct client c;
+	char want[512];
+	size_t i;
+
+	fk_reset_all();
+	if (!tap_ok(!open_session(&c, &r, srv), "LLDB: a session opens"))
+		return;
+	for (i = 0; i < ARRAY_SIZE(empty); i++)
+		reply_is(&c, empty[i], "");
+
+	/* the triple: plain arm when the target does not say, else its M profile */
+	snprintf(want, sizeof(want),
+		 "triple:%s;cputype:12;cpusubtype:0;endian:little;ptrsize:4;"
+		 "watchpoint_exceptions_received:before;",
+		 hex_of("arm-none-eabi"));
+	reply_is(&c, "qHostInfo", want);
+	fk.arch = "armv7em";
+	snprintf(want, sizeof(want),
+		 "triple:%s;cputype:12;cpusubtype:16;endian:little;ptrsize:4;"
+		 "watchpoint_exceptions_received:before;",
+		 hex_of("armv7em-none-eabi"));
+	reply_is(&c, "qHostInfo", want);
+	snprintf(want, sizeof(want),
+		 "pid:1;triple:%s;cputype:c;cpusubtype:10;endian:little;ptrsize:4;",
+		 hex_of("armv7em-none-eabi"));
+	reply_is(&c, "qProcessInfo", want);
+	fk.arch = "armv7m";
+	snprintf(want, sizeof(want),
+		 "pid:1;triple:%s;cputype:c;cpusubtype:f;endian:little;ptrsize:4;",
+		 hex_of("armv7m-none-eabi"));
+	reply_is(&c, "qProcessInfo", want);
+	reply_is(&c, "qWatchpointSupportInfo:", "num:32;");
+
+	reply_is(&c, "vCont;s:2", "T05thread:2;");
+
+	/* threads and their pcs in stop replies, once asked for; memory all or nothing */
+	reply_is(&c, "m2000007c,8", "7c7d7e7f");
+	reply_is(&c, "QListThreadsInStopReply", "OK");
+	reply_is(&c, "m2000007c,8", "E01");
+	reply_is(&c, "m2000007c,4", "7c7d7e7f");
+	reply_is(&c, "m20000080,4", "E01");
+	reply_is(&c, "?",
+		 "T05thread:2;name:core1;threads:1,2,3;thread-pcs:8000002,8000002,8000002;");
+	reply_is(&c, "vCont;s:3",
+		 "T05thread:3;name:core2;threads:1,2,3;thread-pcs:8000004,8000004,8000004;");
+	reply_is(&c, "Z0,8000014,2", "OK"); /* position 10: core 1 */
+	reply_is(&c, "c",
+		 "T05thread:2;name:core1;threads:1,2,3;thread-pcs:8000014,8000014,8000014;");
+	reply_is(&c, "z0,8000014,2", "OK");
+
+	/* no process (extended mode, killed): no process info */
+	reply_is(&c, "!", "OK");
+	reply_is(&c, "vKill;1", "OK");
+	reply_is(&c, "qProcessInfo", "E01");
+	reply_is(&c, "vAttach;1",
+		 "T05thread:1;name:core0;threads:1,2,3;thread-pcs:8000014,8000014,8000014;");
+	reply_is(&c, "vCont;s:3",
+		 "T05thread:3;name:core2;threads:1,2,3;thread-pcs:8000016,8000016,8000016;");
+	close_session(&c, &r, "LLDB session");
+
+	/* the next session starts without the thread lists; asked, `?` names thread 1 */
+	if (!tap_ok(!open_session(&c, &r, srv), "LLDB: a second session opens"))
+		return;
+	reply_is(&c, "?", "T05thread:3;");
+	reply_is(&c, "QListThreadsInStopReply", "OK");
+	reply_is(&c, "?",
+		 "T05thread:1;name:core0;threads:1,2,3;thread-pcs:8000016,8000016,8000016;");
+	reply_is(&c, "vCont;s:3",
+		 "T05thread:3;name:core2;threads:1,2,3;thread-pcs:8000018,8000018,8000018;");
+	reply_is(&c, "?",
+		 "T05thread:3;name:core2;threads:1,2,3;thread-pcs:8000018,8000018,8000018;");
+
+	/* LLDB's own 0x03 right after a step: the step runs, its stop comes back */
+	{
+		static const char step[] = "vCont;s:2";
+		char frame[32];
+		unsigned sum = 0;
+		size_t k;
+		int n;
+
+		for (k = 0; step[k]; k++)
+			sum += (unsigned char)step[k];
+		n = snprintf(frame, sizeof(frame), "$%s#%02x\x03", step, sum & 0xff);
+		fk.resumes = fk.interrupts = 0;
+		cl_raw(&c, frame, (size_t)n);
+		tap_is_int(rd(&c, 5000), '+', "LLDB: step and 0x03 in one write: acked");
+		tap_ok(!cl_packet(&c) && !strncmp(c.buf, "T05thread:2;", 12),
+		       "LLDB: ... the step's stop, not T02 (%s)", c.buf);
+		cl_raw(&c, "+", 1);
+		tap_ok(fk.resumes == 1 && fk.how == RSP_STEP && fk.pos == 13 && !fk.interrupts,
+		       "LLDB: ... the step ran, uninterrupted");
+	}
+	/* a continue still stops at once */
+	fk.resumes = 0;
+	fk.spin = 1;
+	cl_raw(&c, "$c#63\x03", 6);
+	tap_is_int(rd(&c, 5000), '+', "LLDB: c and 0x03 in one write: acked");
+	tap_ok(!cl_packet(&c) && !strncmp(c.buf, "T02thread:2;", 12), "LLDB: ... T02");
+	cl_raw(&c, "+", 1);
+	tap_is_int(fk.resumes, 0, "LLDB: ... without resuming");
+	fk.spin = 0;
+	close_session(&c, &r, "LLDB session 2");
+	fk.arch = NULL;
+}
+
 /* ---- random packets --------------------------------------------------------------- */
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
@@ -1380,6 +1514,7 @@ static void test_random(struct gdbserver *srv)
 	    "m M X g G p P H Hg Hc T Z z Z0, Z2, z4, vCont; vCont? vCont;s: "
 	    "qRcmd, qXfer:features:read:target.xml: qXfer:threads:read:: "
 	    "qXfer:exec-file:read: qSupported: qThreadExtraInfo, c s bc bs "
+	    "qHostInfo qProcessInfo QListThreadsInStopReply qWatchpointSupportInfo "
 	    "C S q Q v b ? ";
 	static const char alphabet[] = "0123456789abcdefABCDEFxp-,;:.=}*#$\x03 ";
 	struct server_run r;
@@ -1405,7 +1540,7 @@ static void test_random(struct gdbserver *srv)
 	for (i = 0; i < 20000; i++) {
 		const char *h = heads;
 
-		for (k = (int)rnd(40); k > 0 && strchr(h, ' '); k--)
+		for (k = (int)rnd(44); k > 0 && strchr(h, ' '); k--)
 			h = strchr(h, ' ') + 1;
 		n = (int)strcspn(h, " ");
 		memcpy(pkt, h, (size_t)n);
@@ -1669,6 +1804,7 @@ int main(void)
 	test_resume(srv);
 	test_monitor(srv);
 	test_extended(srv);
+	test_lldb(srv);
 	test_random(srv);
 	gdbserver_free(srv);
 	test_tcp();
