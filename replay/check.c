@@ -65,6 +65,7 @@ static int read_truth(const char *path, int ncores, struct probe *p, unsigned n)
 				pos++;
 			break;
 		case ST_TRUTH_EXIT:
+		case ST_TRUTH_FP: /* folded into the records by the reader */
 			break;
 		}
 		/* a probe is the state right after the record that retired its instruction */
