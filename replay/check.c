@@ -16,7 +16,7 @@ struct core_state {
 
 struct probe {
 	uint64_t position;
-	struct core_state core[ST_TRUTH_MAX_CORES];
+	struct core_state *core; /* every core's: ncores of them, in rpl_check_random's pool */
 	/* the last data access before the position: memory still holds its value */
 	int have;
 	uint32_t addr, value;
@@ -82,7 +82,7 @@ static int read_truth(const char *path, int ncores, struct probe *p, unsigned n)
 		if (rec.type != ST_TRUTH_INSN && rec.type != ST_TRUTH_RESET)
 			continue;
 		while (k < n && p[k].position == pos) {
-			memcpy(p[k].core, cs, sizeof(cs));
+			memcpy(p[k].core, cs, ncores * sizeof(*cs));
 			p[k].have = have;
 			p[k].addr = addr;
 			p[k].value = value;
@@ -429,6 +429,7 @@ int rpl_check_random(struct rpl *r, unsigned n, uint64_t seed, uint64_t *end,
 		     unsigned *forward, unsigned *backward, struct rpl_check_mem *cm)
 {
 	const struct st_manifest *mf = rpl_manifest(r);
+	struct core_state *states;
 	struct probe *p;
 	uint64_t x = seed;
 	unsigned *order;
@@ -451,6 +452,9 @@ int rpl_check_random(struct rpl *r, unsigned n, uint64_t seed, uint64_t *end,
 		order[i] = i;
 	}
 	qsort(p, n, sizeof(*p), by_position);
+	states = xcalloc((size_t)(n ? n : 1) * ncores, sizeof(*states));
+	for (unsigned i = 0; i < n; i++)
+		p[i].core = states + (size_t)i * ncores;
 	path = xmalloc(strlen(rpl_dir(r)) + strlen(mf->truth_file) + 2);
 	sprintf(path, "%s/%s", rpl_dir(r), mf->truth_file);
 	if (read_truth(path, ncores, p, n))
@@ -529,6 +533,7 @@ int rpl_check_random(struct rpl *r, unsigned n, uint64_t seed, uint64_t *end,
 out:
 	free(path);
 	free(order);
+	free(states);
 	free(p);
 	return ret;
 }
