@@ -26,7 +26,8 @@ static const char replay_usage[] =
 	"\n"
 	"options:\n"
 	"  --verify        also compare every step with the recording's ground truth\n"
-	"                  (truth.gz: core, PC, cycle, all registers, every memory\n"
+	"                  (truth.gz: core, PC, cycle, all registers, the FP ones\n"
+	"                  s0..s31 and FPSCR too on a core with an FPU, every memory\n"
 	"                  access and value); the first difference is an error.\n"
 	"                  Control flow only: each core's instructions (count and\n"
 	"                  PC of each) and exception entries, and the cycle of every\n"
@@ -35,9 +36,9 @@ static const char replay_usage[] =
 	"  --to POSITION   stop after POSITION instructions (all cores, global order)\n"
 	"  --random N      random access: index the recording, then seek N random\n"
 	"                  positions in a shuffled order (forward and backward from\n"
-	"                  checkpoints) and compare every core's registers and the\n"
-	"                  memory last accessed with the ground truth there (control\n"
-	"                  flow only: every core's PC after its steps so far)\n"
+	"                  checkpoints) and compare every core's registers (FP too)\n"
+	"                  and the memory last accessed with the ground truth there\n"
+	"                  (control flow only: every core's PC after its steps so far)\n"
 	"  --check-points N  pick N program counters and N store addresses from the\n"
 	"                  ground truth: continue forward from the beginning and\n"
 	"                  reverse-continue from the end to each (breakpoints, write\n"
@@ -179,14 +180,21 @@ int cmd_replay(int argc, char **argv)
 		secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 		if (!s && !quiet) {
 			size_t n = rpl_checkpoints(r, &bytes);
+			char what[96];
 
+			if (!rpl_regs_known(r))
+				snprintf(what, sizeof(what), " (every core's PC after its steps)");
+			else if (cm.fp_states)
+				snprintf(what, sizeof(what), " (FP registers too: 33 in each of %u "
+					 "core states)", cm.fp_states);
+			else
+				what[0] = 0;
 			rpl_checkpoint_stats(r, &cs);
 			fprintf(stderr, "raptor replay: %s: %llu random positions among %llu equal "
 				"the ground truth%s (%u reached forward, %u backward; %zu checkpoints, "
 				"%.1f MiB; %.2f s)\n", argv[optind], (unsigned long long)nrandom,
 				(unsigned long long)end,
-				rpl_regs_known(r) ? "" : " (every core's PC after its steps)", fwd,
-				bwd, n, bytes / 1048576.0, secs);
+				what, fwd, bwd, n, bytes / 1048576.0, secs);
 			rpl_memory_use(r, &mu);
 			fprintf(stderr, "  checkpoints: %llu bytes now, %llu at most, budget %llu "
 				"of --memory %llu (time index %llu, initial image %llu, live "
@@ -238,8 +246,14 @@ int cmd_replay(int argc, char **argv)
 				fprintf(stderr, "  the program exited (its status is not traced)\n");
 		}
 		if (verify && full) {
-			fprintf(stderr, "  %llu instructions verified against the ground truth, "
-				"%s\n", (unsigned long long)rpl_verified(r),
+			char fp[96] = "";
+
+			rpl_verify_stats(r, &vs);
+			if (vs.fp_states)
+				snprintf(fp, sizeof(fp), " (FP registers too: 33 in each of %llu "
+					 "states)", (unsigned long long)vs.fp_states);
+			fprintf(stderr, "  %llu instructions verified against the ground truth%s, "
+				"%s\n", (unsigned long long)rpl_verified(r), fp,
 				s < 0 ? "stopped at the error above" : "0 differences");
 		} else if (verify) {
 			rpl_verify_stats(r, &vs);

@@ -8,7 +8,8 @@
 # The multicore workloads are also built single-core, as
 #   $(BUILD)/guest/sc/NAME-CPU-OPT.elf
 # so QEMU can check their logic at one core.
-# Lists, one ELF path per line: single.list, multi.list, multi-sc.list.
+# Lists, one ELF path per line: single.list, multi.list, multi-sc.list,
+# multi-m4f.list.
 # The long multicore workloads (GUEST_LONG, ~10^8 instructions, for the
 # replay benchmarks) are built the same ways but kept out of those lists,
 # which the tests run: they have their own, long.list and long-sc.list.
@@ -50,6 +51,11 @@ GUEST_M4F_OPTS := O2 Os
 GUEST_M4F_ELFS := $(foreach n,$(GUEST_SINGLE),$(foreach o,$(GUEST_M4F_OPTS),\
 	$(GUEST_OUT)/$(n)-m4f-$(o).elf))
 GUEST_SINGLE_ELFS += $(GUEST_M4F_ELFS)
+# Hard-float builds of the multicore workloads at one level: NAME-m4f-O2.elf,
+# in their own list, multi-m4f.list (t0360 records them with the FP ground
+# truth), so that multi.list and the suites that run it keep their size.
+GUEST_M4F_MULTI_OPT := O2
+GUEST_M4F_MULTI_ELFS := $(foreach n,$(GUEST_MULTI),$(GUEST_OUT)/$(n)-m4f-$(GUEST_M4F_MULTI_OPT).elf)
 GUEST_MULTI_ELFS  := $(call guest_elfs,$(GUEST_MULTI),$(GUEST_OUT))
 GUEST_MULTI_SC_ELFS := $(call guest_elfs,$(GUEST_MULTI),$(GUEST_OUT)/sc)
 GUEST_LONG_ELFS   := $(call guest_elfs,$(GUEST_LONG),$(GUEST_OUT))
@@ -79,6 +85,9 @@ $(foreach c,$(GUEST_CPUS),$(foreach o,$(GUEST_OPTS),$(foreach m,sc mc,\
 $(foreach o,$(GUEST_M4F_OPTS),$(eval $(call GUEST_CONFIG_RULES,m4f,$(o),sc)))
 $(foreach n,$(GUEST_SINGLE),$(foreach o,$(GUEST_M4F_OPTS),\
 	$(eval $(call GUEST_ELF_RULE,$(GUEST_OUT)/$(n)-m4f-$(o).elf,$(n),m4f,$(o),sc))))
+$(eval $(call GUEST_CONFIG_RULES,m4f,$(GUEST_M4F_MULTI_OPT),mc))
+$(foreach n,$(GUEST_MULTI),$(eval $(call GUEST_ELF_RULE,\
+	$(GUEST_OUT)/$(n)-m4f-$(GUEST_M4F_MULTI_OPT).elf,$(n),m4f,$(GUEST_M4F_MULTI_OPT),mc)))
 $(foreach n,$(GUEST_SINGLE),$(foreach c,$(GUEST_CPUS),$(foreach o,$(GUEST_OPTS),\
 	$(eval $(call GUEST_ELF_RULE,$(GUEST_OUT)/$(n)-$(c)-$(o).elf,$(n),$(c),$(o),sc)))))
 $(foreach n,$(GUEST_MULTI) $(GUEST_LONG),$(foreach c,$(GUEST_CPUS),$(foreach o,$(GUEST_OPTS),\
@@ -94,6 +103,8 @@ $(GUEST_OUT)/multi.list: $(GUEST_MULTI_ELFS)
 	@printf '%s\n' $^ > $@
 $(GUEST_OUT)/multi-sc.list: $(GUEST_MULTI_SC_ELFS)
 	@printf '%s\n' $^ > $@
+$(GUEST_OUT)/multi-m4f.list: $(GUEST_M4F_MULTI_ELFS)
+	@printf '%s\n' $^ > $@
 $(GUEST_OUT)/long.list: $(GUEST_LONG_ELFS)
 	@printf '%s\n' $^ > $@
 $(GUEST_OUT)/long-sc.list: $(GUEST_LONG_SC_ELFS)
@@ -101,7 +112,7 @@ $(GUEST_OUT)/long-sc.list: $(GUEST_LONG_SC_ELFS)
 
 .PHONY: guest guest-check guest-count
 guest: $(GUEST_OUT)/single.list $(GUEST_OUT)/multi.list $(GUEST_OUT)/multi-sc.list \
-	$(GUEST_OUT)/long.list $(GUEST_OUT)/long-sc.list
+	$(GUEST_OUT)/multi-m4f.list $(GUEST_OUT)/long.list $(GUEST_OUT)/long-sc.list
 
 # Run every single-core ELF (and the single-core multicore builds) on QEMU.
 guest-check: guest

@@ -58,6 +58,17 @@ unsigned isa_cpu_get_fp(const struct isa_cpu *c, uint32_t v[ISA_NFPREGS])
 	return ISA_NFPREGS;
 }
 
+const char *isa_fp_name(unsigned i)
+{
+	static const char *const names[ISA_NFPREGS] = {
+		"s0",  "s1",  "s2",  "s3",  "s4",  "s5",  "s6",  "s7",	"s8",  "s9",  "s10",
+		"s11", "s12", "s13", "s14", "s15", "s16", "s17", "s18", "s19", "s20", "s21",
+		"s22", "s23", "s24", "s25", "s26", "s27", "s28", "s29", "s30", "s31", "fpscr",
+	};
+
+	return i < ISA_NFPREGS ? names[i] : "?";
+}
+
 int isa_cpu_core(const struct isa_cpu *cpu)
 {
 	return cpu->core;

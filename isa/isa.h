@@ -220,6 +220,8 @@ int isa_cpu_core(const struct isa_cpu *cpu);
 /* FP registers: s0..s31 then FPSCR into v; returns ISA_NFPREGS, or 0 without an FPU. */
 #define ISA_NFPREGS 33
 unsigned isa_cpu_get_fp(const struct isa_cpu *cpu, uint32_t v[ISA_NFPREGS]);
+/* Register i of isa_cpu_get_fp's order by name: "s0".."s31", "fpscr" ("?" past it). */
+const char *isa_fp_name(unsigned i);
 uint64_t isa_cpu_icount(const struct isa_cpu *cpu);
 
 /*

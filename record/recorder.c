@@ -117,6 +117,7 @@ struct rec {
 	int ncores;
 	int last_core; /* of the latest step: the one that exited, at the end */
 	uint32_t regs[ISA_NREGS];
+	uint32_t fp[ISA_NFPREGS];
 	uint64_t cycles[BOARD_MAX_CORES]; /* every core's at the end, for stats.ini */
 };
 
@@ -152,6 +153,16 @@ static void on_access(void *ctx, int core, const struct board_access *a)
 		st_truth_access(r->truth, core, a->kind, a->size, a->store, a->addr, a->val);
 }
 
+/*
+ * A core's FP registers into the truth, right before its reset, instruction
+ * or exception record ('F' when they changed); nothing without an FPU.
+ */
+static void truth_fp(struct rec *r, int core)
+{
+	if (isa_cpu_get_fp(board_cpu(r->b, core), r->fp))
+		st_truth_fp(r->truth, core, r->fp);
+}
+
 /* The ground truth of a step (out of line: on_step's common case stays lean). */
 static __attribute__((noinline)) void truth_step(struct rec *r, int core, const struct isa_step *st,
 						 uint64_t cycle)
@@ -165,10 +176,12 @@ static __attribute__((noinline)) void truth_step(struct rec *r, int core, const 
 			(st->exc_return ? ST_TRUTH_EXC_RETURN : 0) |
 			(st->exc_return && st->exc ? ST_TRUTH_TAIL : 0);
 		read_regs(r->b, core, r->regs);
+		truth_fp(r, core);
 		st_truth_insn(r->truth, core, flags, st->pc, cycle, r->regs);
 		break;
 	case ISA_EV_EXCEPTION:
 		read_regs(r->b, core, r->regs);
+		truth_fp(r, core);
 		st_truth_exc(r->truth, core, st->exc, cycle, r->regs);
 		break;
 	case ISA_EV_SLEEP:
@@ -712,8 +725,10 @@ int rec_run(const struct rec_options *o, int *status)
 		free(p);
 		if (!r.truth)
 			goto out;
-		for (int i = 0; i < r.ncores; i++)
+		for (int i = 0; i < r.ncores; i++) {
+			truth_fp(&r, i); /* the board's state at reset, as r.mf.regs */
 			st_truth_reset(r.truth, i, r.mf.regs[i]);
+		}
 	}
 	/* the empty recording (end messages only): replayable from the start */
 	if (snapshot(&r))

@@ -7,9 +7,16 @@
 #include "isa/elf.h"
 #include "streams/truth.h"
 
+/* The truth's state of every core at a position. */
+struct core_state {
+	uint32_t regs[ISA_NREGS];
+	int has_fp; /* a core with an FPU: fp holds s0..s31, FPSCR */
+	uint32_t fp[ISA_NFPREGS];
+};
+
 struct probe {
 	uint64_t position;
-	uint32_t regs[ST_TRUTH_MAX_CORES][ISA_NREGS];
+	struct core_state *core; /* every core's: ncores of them, in rpl_check_random's pool */
 	/* the last data access before the position: memory still holds its value */
 	int have;
 	uint32_t addr, value;
@@ -37,7 +44,7 @@ static int read_truth(const char *path, int ncores, struct probe *p, unsigned n)
 {
 	struct st_truth_reader *t = st_truth_open(path);
 	struct st_truth_rec rec;
-	uint32_t regs[ST_TRUTH_MAX_CORES][ISA_NREGS];
+	struct core_state cs[ST_TRUTH_MAX_CORES];
 	int have = 0;
 	uint32_t addr = 0, value = 0;
 	unsigned size = 0;
@@ -47,11 +54,17 @@ static int read_truth(const char *path, int ncores, struct probe *p, unsigned n)
 
 	if (!t)
 		return -1;
+	memset(cs, 0, sizeof(cs));
 	while ((s = st_truth_next(t, &rec)) == 1) {
 		switch (rec.type) {
 		case ST_TRUTH_RESET:
 		case ST_TRUTH_EXC:
-			memcpy(regs[rec.core], rec.regs, sizeof(rec.regs));
+		case ST_TRUTH_INSN:
+			memcpy(cs[rec.core].regs, rec.regs, sizeof(rec.regs));
+			cs[rec.core].has_fp = rec.has_fp;
+			memcpy(cs[rec.core].fp, rec.fp, sizeof(rec.fp));
+			if (rec.type == ST_TRUTH_INSN && !(rec.flags & ST_TRUTH_FAULTED))
+				pos++;
 			break;
 		case ST_TRUTH_ACCESS:
 			have = 1;
@@ -59,12 +72,8 @@ static int read_truth(const char *path, int ncores, struct probe *p, unsigned n)
 			value = rec.value;
 			size = rec.size;
 			break;
-		case ST_TRUTH_INSN:
-			memcpy(regs[rec.core], rec.regs, sizeof(rec.regs));
-			if (!(rec.flags & ST_TRUTH_FAULTED))
-				pos++;
-			break;
 		case ST_TRUTH_EXIT:
+		case ST_TRUTH_FP: /* folded into the records by the reader */
 			break;
 		}
 		/* a probe is the state right after the record that retired its instruction */
@@ -73,7 +82,7 @@ static int read_truth(const char *path, int ncores, struct probe *p, unsigned n)
 		if (rec.type != ST_TRUTH_INSN && rec.type != ST_TRUTH_RESET)
 			continue;
 		while (k < n && p[k].position == pos) {
-			memcpy(p[k].regs, regs, sizeof(regs));
+			memcpy(p[k].core, cs, ncores * sizeof(*cs));
 			p[k].have = have;
 			p[k].addr = addr;
 			p[k].value = value;
@@ -421,6 +430,7 @@ int rpl_check_random(struct rpl *r, unsigned n, uint64_t seed, uint64_t *end,
 		     unsigned *forward, unsigned *backward, struct rpl_check_mem *cm)
 {
 	const struct st_manifest *mf = rpl_manifest(r);
+	struct core_state *states;
 	struct probe *p;
 	uint64_t x = seed;
 	unsigned *order;
@@ -443,6 +453,9 @@ int rpl_check_random(struct rpl *r, unsigned n, uint64_t seed, uint64_t *end,
 		order[i] = i;
 	}
 	qsort(p, n, sizeof(*p), by_position);
+	states = xcalloc((size_t)(n ? n : 1) * ncores, sizeof(*states));
+	for (unsigned i = 0; i < n; i++)
+		p[i].core = states + (size_t)i * ncores;
 	path = xmalloc(strlen(rpl_dir(r)) + strlen(mf->truth_file) + 2);
 	sprintf(path, "%s/%s", rpl_dir(r), mf->truth_file);
 	if (read_truth(path, ncores, p, n))
@@ -472,17 +485,40 @@ int rpl_check_random(struct rpl *r, unsigned n, uint64_t seed, uint64_t *end,
 			++*backward;
 		for (int c = 0; c < ncores; c++) {
 			struct isa_cpu *cpu = rpl_cpu(r, c);
+			const struct core_state *t = &q->core[c];
+			uint32_t fp[ISA_NFPREGS];
+			unsigned nfp;
 
 			for (int k = 0; k < ISA_NREGS; k++)
-				if (isa_cpu_get(cpu, k) != q->regs[c][k]) {
+				if (isa_cpu_get(cpu, k) != t->regs[k]) {
 					error("random access: position %llu (reached %s from %llu): "
 					      "core %d register %d is 0x%08x, the truth 0x%08x",
 					      (unsigned long long)q->position,
 					      q->position >= from ? "forward" : "backward",
 					      (unsigned long long)from, c, k, isa_cpu_get(cpu, k),
-					      q->regs[c][k]);
+					      t->regs[k]);
 					goto out;
 				}
+			nfp = isa_cpu_get_fp(cpu, fp);
+			if (!nfp != !t->has_fp) {
+				error("random access: position %llu: core %d %s, the truth %s (a "
+				      "mismatched core model)", (unsigned long long)q->position, c,
+				      nfp ? "has an FPU" : "has no FPU",
+				      t->has_fp ? "has FP registers" : "has no FP registers");
+				goto out;
+			}
+			for (unsigned k = 0; k < nfp; k++)
+				if (fp[k] != t->fp[k]) {
+					error("random access: position %llu (reached %s from %llu): "
+					      "core %d %s is 0x%08x, the truth 0x%08x",
+					      (unsigned long long)q->position,
+					      q->position >= from ? "forward" : "backward",
+					      (unsigned long long)from, c, isa_fp_name(k), fp[k],
+					      t->fp[k]);
+					goto out;
+				}
+			if (nfp)
+				cm->fp_states++;
 		}
 		if (!q->have || rpl_read_mem(r, q->addr, b, q->size, NULL) != 0)
 			continue; /* a peripheral, or bytes the debugger does not know */
@@ -498,6 +534,7 @@ int rpl_check_random(struct rpl *r, unsigned n, uint64_t seed, uint64_t *end,
 out:
 	free(path);
 	free(order);
+	free(states);
 	free(p);
 	return ret;
 }

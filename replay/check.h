@@ -11,8 +11,10 @@
 #include "replay/replay.h"
 #include "util/util.h"
 
-/* What the memory part of rpl_check_random compared. */
+/* What rpl_check_random compared besides the integer registers: FP registers, memory. */
 struct rpl_check_mem {
+	/* cores' states (a core at a position) whose s0..s31 and FPSCR were compared */
+	unsigned fp_states;
 	unsigned probes;     /* positions whose memory was compared */
 	uint64_t determined; /* bytes the recording determines: all read, all equal */
 	uint64_t later;	     /* of them, known from a later load only (the initial image) */
@@ -23,9 +25,11 @@ struct rpl_check_mem {
 
 /*
  * Index r (replay to the end), pick n positions with a seeded PRNG, read
- * the ground truth once for every core's registers and the last value each
- * core loaded or stored before each of them, then visit the positions in a
- * shuffled order (so the seeks go forward and backward) and compare. *end
+ * the ground truth once for every core's registers (the FP ones too, on a
+ * core with an FPU: a core with one where the truth has no FP state, or the
+ * other way round, is a difference) and the last value each core loaded or
+ * stored before each of them, then visit the positions in a shuffled order
+ * (so the seeks go forward and backward) and compare. *end
  * gets the recording's last position. Then memory, at the beginning and
  * at up to 24 of the positions (in increasing order): on every 4 KiB page of ROM and SRAM the
  * program accessed, each byte the replay can read (rpl_read_mem) must

@@ -686,10 +686,36 @@ static int cf_step(struct rpl *r, int core, const struct isa_step *st, uint64_t 
 
 /* ---- verification against the ground truth ------------------------------------------ */
 
+/*
+ * The FP registers of core's cpu against the truth record t's (when either
+ * has them): NULL if equal, else what differs, into buf.
+ */
+static const char *fp_differs(struct rpl *r, int core, const struct st_truth_rec *t, char *buf,
+			      size_t size)
+{
+	uint32_t fp[ISA_NFPREGS];
+	unsigned n = isa_cpu_get_fp(r->cpu[core], fp);
+
+	if (!n != !t->has_fp) {
+		snprintf(buf, size, "the replay's core %s, the truth %s FP registers (a mismatched "
+			 "core model)", n ? "has an FPU" : "has no FPU", t->has_fp ? "has" : "has no");
+		return buf;
+	}
+	for (unsigned k = 0; k < n; k++)
+		if (fp[k] != t->fp[k]) {
+			snprintf(buf, size, "%s = 0x%08x, the truth 0x%08x", isa_fp_name(k), fp[k],
+				 t->fp[k]);
+			return buf;
+		}
+	if (n)
+		r->vs.fp_states++;
+	return NULL;
+}
+
 int rpl_verify(struct rpl *r)
 {
 	struct st_truth_rec rec;
-	char *path;
+	char *path, msg[160];
 
 	if (!r->mf.has_truth) {
 		path = join(r->dir, "manifest.ini");
@@ -716,6 +742,8 @@ int rpl_verify(struct rpl *r)
 				return error("verify: core %d at reset: %s is 0x%08x, the truth "
 					     "says 0x%08x", i, reg_names[k],
 					     isa_cpu_get(r->cpu[i], k), rec.regs[k]);
+		if (fp_differs(r, i, &rec, msg, sizeof(msg)))
+			return error("verify: core %d at reset: %s", i, msg);
 	}
 	return 0;
 }
@@ -740,6 +768,7 @@ static int verify_step(struct rpl *r, int core, const struct isa_step *st, uint6
 	struct st_truth_rec t;
 	unsigned flags;
 	int n = 0, s;
+	char msg[160];
 
 	for (;;) {
 		s = st_truth_next(r->truth, &t);
@@ -790,6 +819,8 @@ static int verify_step(struct rpl *r, int core, const struct isa_step *st, uint6
 			return differ(r, core, "after pc 0x%08x %s = 0x%08x, the truth 0x%08x",
 				      st->pc, reg_names[k], isa_cpu_get(r->cpu[core], k),
 				      t.regs[k]);
+	if (fp_differs(r, core, &t, msg, sizeof(msg)))
+		return differ(r, core, "after pc 0x%08x %s", st->pc, msg);
 	if (st->ev != ISA_EV_EXCEPTION)
 		r->verified++;
 	return 0;

@@ -121,8 +121,10 @@ const char *rpl_dir(const struct rpl *r);
 
 /*
  * Compare every step with the ground truth dir/truth.gz from now on (core,
- * PC, flags, cycle, all registers, every access). Control flow only: each
- * core's steps against the truth's steps of that core (PC, tail-chaining,
+ * PC, flags, cycle, all registers, every access; s0..s31 and FPSCR too on a
+ * core with an FPU, and a core with one where the truth has no FP state, or
+ * the other way round, is a difference). Control flow only: each core's
+ * steps against the truth's steps of that core (PC, tail-chaining,
  * exception number), the cycle of every step that emitted a timed message
  * against the truth's, and at the end, that the truth has no step left;
  * the estimated cycles' error is measured (rpl_verify_stats). 0, or -1 if
@@ -133,6 +135,8 @@ int rpl_verify(struct rpl *r) MUST_CHECK;
 /* What the verification compared so far. */
 struct rpl_verify_stats {
 	uint64_t insns;	     /* instructions (rpl_verified) */
+	uint64_t fp_states;  /* states (a reset, instruction or exception entry) whose
+			      * s0..s31 and FPSCR were compared: a core with an FPU */
 	/* control flow only: */
 	uint64_t exceptions; /* exception entries */
 	uint64_t stamps;     /* steps whose cycle is a message's stamp: equal to the truth's */

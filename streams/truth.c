@@ -16,6 +16,7 @@
  *   'I' type core flags pc dcycle mask values[n]        3 + 12 + 4 n
  *   'X' type core exc(u16) dcycle mask values[n]        2 + 2 + 8 + 4 n
  *   'E' type core status                                2 + 4
+ *   'F' type core mask(u64) values[n]                   2 + 8 + 4 n
  */
 #define TR_HEAD (sizeof(ST_TRUTH_MAGIC) - 1 + 1)
 #define TR_RESET (2 + 4 * ISA_NREGS)
@@ -23,8 +24,12 @@
 #define TR_INSN 15
 #define TR_EXC 12
 #define TR_EXIT 6
-#define TR_MAX (TR_INSN + 4 * ISA_NREGS)
+#define TR_FP 10
+#define TR_MAX_INT (TR_INSN + 4 * ISA_NREGS)
+#define TR_MAX_FP (TR_FP + 4 * ISA_NFPREGS)
+#define TR_MAX (TR_MAX_INT > TR_MAX_FP ? TR_MAX_INT : TR_MAX_FP)
 #define TR_ALL_REGS ((uint32_t)((1ull << ISA_NREGS) - 1))
+#define TR_ALL_FP ((1ull << ISA_NFPREGS) - 1)
 
 /* Records are gathered here and handed to gzwrite in big pieces. */
 #define TR_WBUF (64 * 1024)
@@ -43,6 +48,11 @@ static inline uint8_t *put32(uint8_t *p, uint32_t v)
 static inline uint32_t get32(const uint8_t *p)
 {
 	return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static inline uint64_t get64(const uint8_t *p)
+{
+	return get32(p) | (uint64_t)get32(p + 4) << 32;
 }
 
 /*
@@ -76,6 +86,10 @@ struct st_truth_writer {
 	uint64_t cycle[ST_TRUTH_MAX_CORES];
 	unsigned char reset[ST_TRUTH_MAX_CORES];
 	int exited;
+	/* FP registers as the core's last 'F' record left them (has_fp: it had one) */
+	uint32_t fp[ST_TRUTH_MAX_CORES][ISA_NFPREGS];
+	unsigned char has_fp[ST_TRUTH_MAX_CORES];
+	int fp_pending; /* 1 + the core whose 'F' was just written (its step comes next) */
 	/*
 	 * The recorder appends a record per instruction and cannot stop to
 	 * look at a return value each time: the first error is kept here,
@@ -138,8 +152,15 @@ static inline uint8_t *room(struct st_truth_writer *w)
 	return w->buf + w->len;
 }
 
-/* Refuse a record for a core out of range, after the exit, or (need_reset) before its reset. */
-static int w_core(struct st_truth_writer *w, int core, const char *what, int need_reset)
+#define W_NEED_RESET 1 /* an instruction or exception: the core's reset came before */
+#define W_STATE 2      /* a reset, instruction or exception: may follow the core's 'F' */
+
+/*
+ * Refuse a record for a core out of range, after the exit, (W_NEED_RESET)
+ * before its reset, or other than (W_STATE) a state record of the core
+ * whose 'F' record was just written.
+ */
+static int w_core(struct st_truth_writer *w, int core, const char *what, unsigned how)
 {
 	if (core < 0 || core >= w->ncores) {
 		w_fail(w, "%s record for core %d of %d", what, core, w->ncores);
@@ -149,10 +170,18 @@ static int w_core(struct st_truth_writer *w, int core, const char *what, int nee
 		w_fail(w, "%s record for core %d after the exit record", what, core);
 		return -1;
 	}
-	if (need_reset && !w->reset[core]) {
+	if ((how & W_NEED_RESET) && !w->reset[core]) {
 		w_fail(w, "%s record for core %d before its reset record", what, core);
 		return -1;
 	}
+	if (w->fp_pending && (!(how & W_STATE) || core != w->fp_pending - 1)) {
+		w_fail(w,
+		       "%s record for core %d right after core %d's FP record (its reset, "
+		       "instruction or exception record must follow)",
+		       what, core, w->fp_pending - 1);
+		return -1;
+	}
+	w->fp_pending = 0;
 	return 0;
 }
 
@@ -186,7 +215,7 @@ void st_truth_reset(struct st_truth_writer *w, int core, const uint32_t regs[ISA
 {
 	uint8_t *p;
 
-	if (w_core(w, core, "reset", 0) || !(p = room(w)))
+	if (w_core(w, core, "reset", W_STATE) || !(p = room(w)))
 		return;
 	*p++ = ST_TRUTH_RESET;
 	*p++ = (uint8_t)core;
@@ -261,7 +290,8 @@ void st_truth_insn(struct st_truth_writer *w, int core, unsigned flags, uint32_t
 {
 	uint8_t *p, *start;
 
-	if (w_core(w, core, "instruction", 1) || w_cycle(w, core, "instruction", cycle))
+	if (w_core(w, core, "instruction", W_NEED_RESET | W_STATE) ||
+	    w_cycle(w, core, "instruction", cycle))
 		return;
 	if (flags & ~(ST_TRUTH_FAULTED | ST_TRUTH_EXC_RETURN | ST_TRUTH_TAIL)) {
 		w_fail(w, "instruction record for core %d: flags 0x%x", core, flags);
@@ -282,7 +312,8 @@ void st_truth_exc(struct st_truth_writer *w, int core, unsigned exc, uint64_t cy
 {
 	uint8_t *p, *start;
 
-	if (w_core(w, core, "exception", 1) || w_cycle(w, core, "exception", cycle))
+	if (w_core(w, core, "exception", W_NEED_RESET | W_STATE) ||
+	    w_cycle(w, core, "exception", cycle))
 		return;
 	if (exc > 0xffff) {
 		w_fail(w, "exception record for core %d: exception %u", core, exc);
@@ -309,6 +340,42 @@ void st_truth_exit(struct st_truth_writer *w, int core, uint32_t status)
 	put32(p, status);
 	w->len += TR_EXIT;
 	w->exited = 1;
+}
+
+void st_truth_fp(struct st_truth_writer *w, int core, const uint32_t v[ISA_NFPREGS])
+{
+	uint8_t *p, *start;
+	uint32_t *prev;
+	uint64_t mask = 0;
+
+	if (w_core(w, core, "FP", 0))
+		return;
+	if (!w->has_fp[core] && w->reset[core]) {
+		w_fail(w,
+		       "FP record for core %d after its reset record (the first comes before it)",
+		       core);
+		return;
+	}
+	prev = w->fp[core];
+	for (int i = 0; i < ISA_NFPREGS; i++)
+		if (!w->has_fp[core] || v[i] != prev[i])
+			mask |= 1ull << i;
+	if (!mask)
+		return;
+	if (!(start = p = room(w)))
+		return;
+	*p++ = ST_TRUTH_FP;
+	*p++ = (uint8_t)core;
+	p = put32(p, (uint32_t)mask);
+	p = put32(p, (uint32_t)(mask >> 32));
+	for (int i = 0; i < ISA_NFPREGS; i++)
+		if (mask >> i & 1) {
+			p = put32(p, v[i]);
+			prev[i] = v[i];
+		}
+	w->len += p - start;
+	w->has_fp[core] = 1;
+	w->fp_pending = core + 1;
 }
 
 int st_truth_flush(struct st_truth_writer *w)
@@ -366,6 +433,11 @@ struct st_truth_reader {
 	uint32_t regs[ST_TRUTH_MAX_CORES][ISA_NREGS];
 	uint64_t cycle[ST_TRUTH_MAX_CORES];
 	unsigned char reset[ST_TRUTH_MAX_CORES];
+	uint32_t fp[ST_TRUTH_MAX_CORES][ISA_NFPREGS];
+	unsigned char has_fp[ST_TRUTH_MAX_CORES];
+	/* the 'F' record just read: 1 + its core (0: none), its mask and byte offset */
+	int fp_pending;
+	uint64_t fp_mask, fp_off;
 };
 
 /*
@@ -537,13 +609,49 @@ static int get_delta(struct st_truth_reader *r, struct st_truth_rec *rec, size_t
 	return (int)(fixed + 4 * n);
 }
 
-int st_truth_next(struct st_truth_reader *r, struct st_truth_rec *rec)
+/* An 'F' record of core at the current offset into the core's FP state: its size, or -1. */
+static int get_fp(struct st_truth_reader *r, int core)
+{
+	const uint8_t *p;
+	uint64_t mask;
+	unsigned n;
+
+	if (need(r, TR_FP))
+		return -1;
+	mask = get64(r->buf + r->pos + 2);
+	if (mask & ~TR_ALL_FP)
+		return r_fail(
+		    r, "FP register mask 0x%016llx at byte %llu has bits past register %d",
+		    (unsigned long long)mask, (unsigned long long)r->off, ISA_NFPREGS - 1);
+	if (!r->has_fp[core] && r->reset[core])
+		return r_fail(r,
+			      "the first 'F' record of core %d, at byte %llu, comes after its "
+			      "reset record",
+			      core, (unsigned long long)r->off);
+	if (!r->has_fp[core] && mask != TR_ALL_FP)
+		return r_fail(r,
+			      "the first 'F' record of core %d, at byte %llu, does not hold "
+			      "every FP register (mask 0x%016llx)",
+			      core, (unsigned long long)r->off, (unsigned long long)mask);
+	n = (unsigned)__builtin_popcountll(mask);
+	if (need(r, TR_FP + 4 * n))
+		return -1;
+	p = r->buf + r->pos + TR_FP;
+	for (uint64_t m = mask; m; m &= m - 1, p += 4)
+		r->fp[core][__builtin_ctzll(m)] = get32(p);
+	r->has_fp[core] = 1;
+	r->fp_pending = core + 1;
+	r->fp_mask = mask;
+	r->fp_off = r->off;
+	return (int)(TR_FP + 4 * n);
+}
+
+/* The next record, an 'F' one too (folded into the reader's state only): 1, 0, -1. */
+static int read_record(struct st_truth_reader *r, struct st_truth_rec *rec)
 {
 	const uint8_t *p;
 	int k, core, size;
 
-	if (r->failed)
-		return -1;
 	k = fill(r, 1);
 	if (k < 0) {
 		r->failed = 1;
@@ -572,7 +680,8 @@ int st_truth_next(struct st_truth_reader *r, struct st_truth_rec *rec)
 	case ST_TRUTH_ACCESS:
 	case ST_TRUTH_INSN:
 	case ST_TRUTH_EXC:
-	case ST_TRUTH_EXIT: break;
+	case ST_TRUTH_EXIT:
+	case ST_TRUTH_FP: break;
 	default:
 		return r_fail(r, "unknown record type 0x%02x at byte %llu", p[0],
 			      (unsigned long long)r->off);
@@ -642,10 +751,61 @@ int st_truth_next(struct st_truth_reader *r, struct st_truth_rec *rec)
 		r->exited = 1;
 		size = TR_EXIT;
 		break;
+	case ST_TRUTH_FP:
+		if ((size = get_fp(r, core)) < 0)
+			return -1;
+		break;
 	default: return -1; /* not reached: the type was checked above */
 	}
 	r->pos += size;
 	r->off += size;
+	return 1;
+}
+
+/* A record that carries a core's state: RESET, INSN, EXC. */
+static int is_state(enum st_truth_type t)
+{
+	return t == ST_TRUTH_RESET || t == ST_TRUTH_INSN || t == ST_TRUTH_EXC;
+}
+
+int st_truth_next(struct st_truth_reader *r, struct st_truth_rec *rec)
+{
+	uint64_t off;
+	int k, pending;
+
+	if (r->failed)
+		return -1;
+	/* 'F' records are folded in until the next record of another type */
+	for (;;) {
+		pending = r->fp_pending;
+		off = r->off;
+		k = read_record(r, rec);
+		if (k < 0)
+			return -1;
+		if (pending && !k)
+			return r_fail(r,
+				      "the 'F' record at byte %llu for core %d ends the file (its "
+				      "core's 'R', 'I' or 'X' record must follow)",
+				      (unsigned long long)r->fp_off, pending - 1);
+		if (pending && (!is_state(rec->type) || rec->core != pending - 1))
+			return r_fail(r,
+				      "the 'F' record at byte %llu for core %d is followed by "
+				      "'%c' for core %d at byte %llu, not its core's 'R', 'I' or "
+				      "'X' record",
+				      (unsigned long long)r->fp_off, pending - 1, rec->type,
+				      rec->core, (unsigned long long)off);
+		if (!k)
+			return 0;
+		if (rec->type != ST_TRUTH_FP)
+			break;
+	}
+	r->fp_pending = 0;
+	if (is_state(rec->type)) {
+		rec->has_fp = r->has_fp[rec->core];
+		if (rec->has_fp)
+			memcpy(rec->fp, r->fp[rec->core], sizeof(rec->fp));
+		rec->fp_changed = pending ? r->fp_mask : 0;
+	}
 	r->count++;
 	return 1;
 }

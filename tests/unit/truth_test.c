@@ -1,7 +1,8 @@
 /*
- * truth_test: random recordings on 1..8 cores read back record for record
- * (whole states from masks, cycles from dcycle), files cut anywhere give a
- * prefix and never a crash, and bad files are refused with their messages.
+ * truth_test: random recordings on 1..8 cores, some with FP registers ('F'
+ * records), read back record for record (whole states from masks, cycles
+ * from dcycle), files cut anywhere give a prefix and never a crash, and bad
+ * files are refused with their messages.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -44,12 +45,15 @@ static uint32_t rnd(uint32_t n)
 }
 
 #define ALL_REGS ((1u << ISA_NREGS) - 1)
+#define ALL_FP ((1ull << ISA_NFPREGS) - 1)
 
 /* ---- a model of what the reader must give back -------------------------- */
 
 struct model {
 	int ncores;
 	uint32_t regs[ST_TRUTH_MAX_CORES][ISA_NREGS];
+	int has_fp[ST_TRUTH_MAX_CORES];
+	uint32_t fp[ST_TRUTH_MAX_CORES][ISA_NFPREGS];
 	uint64_t cycle[ST_TRUTH_MAX_CORES];
 	struct st_truth_rec *recs;
 	size_t n, alloc;
@@ -95,6 +99,32 @@ static uint32_t mask_of(const uint32_t *a, const uint32_t *b)
 }
 
 /*
+ * A core with an FPU, before its step's record: its FP registers change
+ * (mostly not, sometimes a few, sometimes all) and go to the writer; the
+ * step's record r gets what the reader must give back.
+ */
+static void step_fp(struct st_truth_writer *w, struct model *m, int c, struct st_truth_rec *r)
+{
+	unsigned how = rnd(8);
+	uint64_t changed = 0;
+
+	if (!m->has_fp[c])
+		return;
+	for (int i = 0; i < ISA_NFPREGS && how; i++)
+		if (how == 1 || rnd(10) == 0) {
+			uint32_t v = how == 2 ? m->fp[c][i] : (uint32_t)rnd64();
+
+			if (v != m->fp[c][i])
+				changed |= 1ull << i;
+			m->fp[c][i] = v;
+		}
+	st_truth_fp(w, c, m->fp[c]);
+	r->has_fp = 1;
+	memcpy(r->fp, m->fp[c], sizeof(r->fp));
+	r->fp_changed = changed;
+}
+
+/*
  * Write a random recording of about n records on ncores cores to path
  * through the writer, and what it should read back into *m.
  */
@@ -111,8 +141,17 @@ static int make_recording(const char *path, int ncores, int n, struct model *m)
 	for (int c = 0; c < ncores; c++) {
 		for (int i = 0; i < ISA_NREGS; i++)
 			m->regs[c][i] = (uint32_t)rnd64();
-		st_truth_reset(w, c, m->regs[c]);
 		r = push(m);
+		/* about half the cores have an FPU: all 33 registers before the reset */
+		if ((m->has_fp[c] = rnd(2))) {
+			for (int i = 0; i < ISA_NFPREGS; i++)
+				m->fp[c][i] = rnd(2) ? 0 : (uint32_t)rnd64();
+			st_truth_fp(w, c, m->fp[c]);
+			r->has_fp = 1;
+			memcpy(r->fp, m->fp[c], sizeof(r->fp));
+			r->fp_changed = ALL_FP;
+		}
+		st_truth_reset(w, c, m->regs[c]);
 		r->type = ST_TRUTH_RESET;
 		r->core = c;
 		memcpy(r->regs, m->regs[c], sizeof(r->regs));
@@ -143,6 +182,7 @@ static int make_recording(const char *path, int ncores, int n, struct model *m)
 		/* mostly small steps, sometimes none, sometimes the largest dcycle */
 		m->cycle[c] += rnd(8) == 0 ? (rnd(2) ? 0 : UINT32_MAX) : rnd(40);
 		r = push(m);
+		step_fp(w, m, c, r);
 		r->core = c;
 		r->changed = mask_of(m->regs[c], regs);
 		memcpy(m->regs[c], regs, sizeof(regs));
@@ -193,6 +233,12 @@ static const char *rec_diff(const struct st_truth_rec *a, const struct st_truth_
 		return "addr/value";
 	if (a->status != b->status)
 		return "status";
+	if (a->has_fp != b->has_fp)
+		return "has_fp";
+	if (memcmp(a->fp, b->fp, sizeof(a->fp)))
+		return "fp";
+	if (a->fp_changed != b->fp_changed)
+		return "fp_changed";
 	return NULL;
 }
 
@@ -311,6 +357,62 @@ static void test_fields(void)
 	tap_is_int(st_truth_next(r, &rec), 0, "then the end");
 	tap_is_int(st_truth_next(r, &rec), 0, "and the end again");
 	tap_is_int(st_truth_count(r), 7, "7 records");
+	st_truth_close_reader(r);
+}
+
+/*
+ * FP registers on one small recording: core 1 has an FPU, core 0 none. An
+ * unchanged state writes no 'F' record (fp_changed 0), a changed one only
+ * its registers; 'F' records are never returned nor counted.
+ */
+static void test_fp_fields(void)
+{
+	const char *path = in_dir("fp.gz");
+	struct st_truth_writer *w = st_truth_create(path, 2);
+	struct st_truth_reader *r;
+	struct st_truth_rec rec;
+	uint32_t regs[ISA_NREGS] = {0}, fp[ISA_NFPREGS], fp0[ISA_NFPREGS];
+	int ok;
+
+	for (int i = 0; i < ISA_NFPREGS; i++)
+		fp[i] = (uint32_t)i * 3;
+	memcpy(fp0, fp, sizeof(fp));
+	st_truth_reset(w, 0, regs);
+	st_truth_fp(w, 1, fp);
+	st_truth_reset(w, 1, regs);
+	st_truth_fp(w, 1, fp); /* unchanged: nothing written */
+	st_truth_insn(w, 1, 0, 0x100, 1, regs);
+	fp[7] = 0x3f800000;
+	fp[32] = 0x03000000;
+	st_truth_fp(w, 1, fp);
+	st_truth_exc(w, 1, 11, 2, regs);
+	st_truth_insn(w, 0, 0, 0x200, 3, regs);
+	st_truth_exit(w, 0, 0);
+	tap_ok(!st_truth_close(w), "write a small recording with FP records");
+
+	r = st_truth_open(path);
+	if (!tap_ok(r != NULL, "open it"))
+		return;
+	ok = st_truth_next(r, &rec) == 1 && rec.type == ST_TRUTH_RESET && rec.core == 0 &&
+	     !rec.has_fp && !rec.fp_changed;
+	tap_ok(ok, "core 0's reset: no FP state");
+	ok = st_truth_next(r, &rec) == 1 && rec.type == ST_TRUTH_RESET && rec.core == 1 &&
+	     rec.has_fp && rec.fp_changed == ALL_FP && !memcmp(rec.fp, fp0, sizeof(fp0));
+	tap_ok(ok, "core 1's reset: its 'F' record folded in, every FP register");
+	ok = st_truth_next(r, &rec) == 1 && rec.type == ST_TRUTH_INSN && rec.core == 1 &&
+	     rec.has_fp && rec.fp_changed == 0 && !memcmp(rec.fp, fp0, sizeof(fp0));
+	tap_ok(ok, "an instruction that changed no FP register: the whole state, mask 0");
+	ok = st_truth_next(r, &rec) == 1 && rec.type == ST_TRUTH_EXC && rec.core == 1 &&
+	     rec.exc == 11 && rec.has_fp && rec.fp_changed == ((1ull << 7) | (1ull << 32)) &&
+	     !memcmp(rec.fp, fp, sizeof(fp));
+	tap_ok(ok, "an exception entry after s7 and fpscr changed");
+	ok = st_truth_next(r, &rec) == 1 && rec.type == ST_TRUTH_INSN && rec.core == 0 &&
+	     !rec.has_fp;
+	tap_ok(ok, "core 0's instruction: still no FP state");
+	ok = st_truth_next(r, &rec) == 1 && rec.type == ST_TRUTH_EXIT && !rec.has_fp;
+	tap_ok(ok, "the exit record");
+	tap_is_int(st_truth_next(r, &rec), 0, "then the end");
+	tap_is_int(st_truth_count(r), 6, "6 records ('F' ones not counted)");
 	st_truth_close_reader(r);
 }
 
@@ -530,6 +632,82 @@ static void refused(const char *what, const char *path, const char *want)
 		tap_diag("got: %s# want: %s", msg, line);
 }
 
+/* An 'F' record of core at p holding the registers of mask (values i + 1): its size. */
+static size_t put_fp(unsigned char *p, int core, uint64_t mask)
+{
+	size_t n = 10;
+
+	p[0] = 'F';
+	p[1] = (unsigned char)core;
+	for (int i = 0; i < 8; i++)
+		p[2 + i] = (unsigned char)(mask >> (8 * i));
+	for (int i = 0; i < 64; i++)
+		if (mask >> i & 1) {
+			memset(p + n, 0, 4);
+			p[n] = (unsigned char)(i + 1);
+			n += 4;
+		}
+	return n;
+}
+
+static void test_refused_fp(const char *path)
+{
+	unsigned char b[1024];
+	size_t n, reset = 2 + 4 * ISA_NREGS, full = 10 + 4 * ISA_NFPREGS;
+
+	/* header, core 0's first 'F' (every register) at byte 9, its reset at 151 */
+	memset(b, 0, sizeof(b));
+	memcpy(b, "RPTRUTH1\002", 9);
+	n = 9 + put_fp(b + 9, 0, ALL_FP);
+	gz_file(path, b, n - 1);
+	refused("an FP record cut short", path, "truncated record at byte 9");
+	gz_file(path, b, 9 + 5);
+	refused("an FP record cut in its mask", path, "truncated record at byte 9");
+	gz_file(path, b, n);
+	refused("an FP record at the end of the file", path,
+		"the 'F' record at byte 9 for core 0 ends the file (its core's 'R', 'I' or 'X' "
+		"record must follow)");
+	b[n] = 'R';
+	b[n + 1] = 1;
+	gz_file(path, b, n + reset);
+	refused("an FP record followed by another core's record", path,
+		"the 'F' record at byte 9 for core 0 is followed by 'R' for core 1 at byte 151, "
+		"not its core's 'R', 'I' or 'X' record");
+	b[n + 1] = 0;
+	n += reset;
+	n += put_fp(b + n, 0, 1);
+	memcpy(b + n, "A\000\000\004\000", 5);
+	gz_file(path, b, n + 13);
+	refused("an FP record followed by an access", path,
+		"the 'F' record at byte 245 for core 0 is followed by 'A' for core 0 at byte 259, "
+		"not its core's 'R', 'I' or 'X' record");
+	n = 245;
+	put_fp(b + n, 0, ALL_FP | 1ull << ISA_NFPREGS);
+	gz_file(path, b, n + full + 4);
+	refused("an FP mask past the last FP register", path,
+		"FP register mask 0x00000003ffffffff at byte 245 has bits past register 32");
+	put_fp(b + n, 0, 1ull << 63);
+	gz_file(path, b, n + 14);
+	refused("an FP mask with bit 63", path,
+		"FP register mask 0x8000000000000000 at byte 245 has bits past register 32");
+	put_fp(b + n, 2, 1);
+	gz_file(path, b, n + 14);
+	refused("an FP record for a core out of range", path,
+		"record 'F' at byte 245 for core 2 of 2");
+	/* core 1's first 'F' after its reset, then without every register */
+	memcpy(b + n, "R\001", 2);
+	memset(b + n + 2, 0, reset - 2);
+	put_fp(b + n + reset, 1, ALL_FP);
+	gz_file(path, b, n + reset + full);
+	refused("a core's first FP record after its reset", path,
+		"the first 'F' record of core 1, at byte 339, comes after its reset record");
+	put_fp(b + n, 1, ALL_FP & ~(1ull << 32));
+	gz_file(path, b, n + full - 4);
+	refused("a core's first FP record without every register", path,
+		"the first 'F' record of core 1, at byte 245, does not hold every FP register "
+		"(mask 0x00000000ffffffff)");
+}
+
 static void test_refused(void)
 {
 	const char *path = in_dir("bad.gz");
@@ -598,6 +776,7 @@ static void test_refused(void)
 	b[n + 6] = 'E';
 	gz_file(path, b, n + 12);
 	refused("a record after the exit", path, "record at byte 109 after the exit record");
+	test_refused_fp(path);
 }
 
 /* ---- the writer refuses ------------------------------------------------ */
@@ -690,12 +869,49 @@ static void test_writer_errors(void)
 	msg = capture_end();
 	tap_ok(r1 == -1 && strstr(msg, "reset record for core 0 after the exit record"),
 	       "a record after the exit");
+
+	{
+		uint32_t fp[ISA_NFPREGS] = {0};
+
+		w = st_truth_create(path, 2);
+		st_truth_reset(w, 0, regs);
+		st_truth_fp(w, 0, fp);
+		capture_start();
+		r1 = st_truth_close(w);
+		msg = capture_end();
+		tap_ok(r1 == -1 && strstr(msg, "FP record for core 0 after its reset record (the "
+					       "first comes before it)"),
+		       "a core's first FP record after its reset");
+
+		w = st_truth_create(path, 2);
+		st_truth_fp(w, 0, fp);
+		st_truth_reset(w, 1, regs);
+		capture_start();
+		r1 = st_truth_close(w);
+		msg = capture_end();
+		tap_ok(r1 == -1 && strstr(msg, "reset record for core 1 right after core 0's FP "
+					       "record"),
+		       "another core's record right after an FP record");
+
+		w = st_truth_create(path, 1);
+		st_truth_fp(w, 0, fp);
+		st_truth_reset(w, 0, regs);
+		fp[3] = 1;
+		st_truth_fp(w, 0, fp);
+		st_truth_access(w, 0, ISA_ACC_LOAD, 4, 0, 0, 0);
+		capture_start();
+		r1 = st_truth_close(w);
+		msg = capture_end();
+		tap_ok(r1 == -1 && strstr(msg, "access record for core 0 right after core 0's FP "
+					       "record"),
+		       "an access right after an FP record");
+	}
 }
 
 int main(void)
 {
-	static const char *const files[] = {"rt.gz",   "fields.gz", "full.gz", "cut.gz",
-					    "live.gz", "bad.gz",    "w.gz"};
+	static const char *const files[] = {"rt.gz",  "fields.gz", "fp.gz",  "full.gz",
+					    "cut.gz", "live.gz",   "bad.gz", "w.gz"};
 
 	snprintf(dir, sizeof(dir), "/tmp/truth_test.XXXXXX");
 	if (!mkdtemp(dir)) {
@@ -704,6 +920,7 @@ int main(void)
 	}
 	test_round_trips();
 	test_fields();
+	test_fp_fields();
 	test_cut();
 	test_flush();
 	test_refused();
