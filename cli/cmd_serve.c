@@ -149,7 +149,7 @@ static int start_bgindex(struct serve *s, uint64_t interval, uint64_t memory, co
 	s->bg = rpl_bgindex_start(r, cache, isatty(2) ? stderr : NULL);
 	if (!s->bg)
 		return -1;
-	rpl_set_memory(s->r, memory / 4);
+	rpl_set_memory(rpl_target_replay(s->t), memory / 4);
 	rpl_target_set_bgindex(s->t, s->bg, memory);
 	fprintf(stderr, "raptor serve: no valid index: building it in the background\n");
 	return 0;
