@@ -179,27 +179,43 @@ void rpl_mem_write(struct rpl_mem *m, uint32_t addr, const uint8_t *buf, uint32_
 	}
 }
 
-uint32_t rpl_mem_read(const struct rpl_mem *m, uint32_t addr, uint8_t *buf, uint32_t n,
-		      uint32_t *first)
+/* The usual case: one page, a few bytes, every one of them known in m. */
+static inline int read_fast(const struct rpl_mem *m, uint32_t addr, uint8_t *buf, uint32_t n)
 {
-	uint32_t unknown = 0, off = addr & (PAGE_SIZE - 1);
+	uint32_t off = addr & (PAGE_SIZE - 1);
+	const struct rpl_mem_page *p;
+	uint32_t mask;
 
-	if (n <= 8 && off + n <= PAGE_SIZE) {
-		/* the usual case: one page, every byte known */
-		const struct rpl_mem_page *p = m->page[page_of(addr)];
-		uint32_t mask = known_mask(off, n);
+	if (n > 8 || off + n > PAGE_SIZE)
+		return 0;
+	p = m->page[page_of(addr)];
+	mask = known_mask(off, n);
+	if (!p || (known_bits(p, off) & mask) != mask)
+		return 0;
+	memcpy(buf, p->data + off, n);
+	return 1;
+}
 
-		if (p && (known_bits(p, off) & mask) == mask) {
-			memcpy(buf, p->data + off, n);
-			return 0;
-		}
-	}
+static inline int byte_known(const struct rpl_mem_page *p, uint32_t off)
+{
+	return p && (p->known[off / 8] >> (off % 8) & 1);
+}
+
+/* Byte by byte: m's, else under's (may be NULL); the count of neither's. */
+static uint32_t read_bytes(const struct rpl_mem *m, const struct rpl_mem *under, uint32_t addr,
+			   uint8_t *buf, uint32_t n, uint32_t *first)
+{
+	uint32_t unknown = 0;
+
 	for (uint32_t i = 0; i < n; i++, addr++) {
 		const struct rpl_mem_page *p = m->page[page_of(addr)];
+		const struct rpl_mem_page *q = under ? under->page[page_of(addr)] : NULL;
+		uint32_t off = addr & (PAGE_SIZE - 1);
 
-		off = addr & (PAGE_SIZE - 1);
-		if (p && (p->known[off / 8] >> (off % 8) & 1)) {
+		if (byte_known(p, off)) {
 			buf[i] = p->data[off];
+		} else if (byte_known(q, off)) {
+			buf[i] = q->data[off];
 		} else {
 			buf[i] = 0;
 			if (!unknown++ && first)
@@ -209,31 +225,16 @@ uint32_t rpl_mem_read(const struct rpl_mem *m, uint32_t addr, uint8_t *buf, uint
 	return unknown;
 }
 
+uint32_t rpl_mem_read(const struct rpl_mem *m, uint32_t addr, uint8_t *buf, uint32_t n,
+		      uint32_t *first)
+{
+	return read_fast(m, addr, buf, n) ? 0 : read_bytes(m, NULL, addr, buf, n, first);
+}
+
 uint32_t rpl_mem_read_under(const struct rpl_mem *m, const struct rpl_mem *under, uint32_t addr,
 			    uint8_t *buf, uint32_t n, uint32_t *first)
 {
-	uint32_t unknown = 0;
-
-	if (!under)
-		return rpl_mem_read(m, addr, buf, n, first);
-	if (!rpl_mem_read(m, addr, buf, n, NULL))
-		return 0; /* all known now */
-	for (uint32_t i = 0; i < n; i++, addr++) {
-		const struct rpl_mem_page *p = m->page[page_of(addr)];
-		const struct rpl_mem_page *q = under->page[page_of(addr)];
-		uint32_t off = addr & (PAGE_SIZE - 1);
-
-		if (p && (p->known[off / 8] >> (off % 8) & 1)) {
-			buf[i] = p->data[off];
-		} else if (q && (q->known[off / 8] >> (off % 8) & 1)) {
-			buf[i] = q->data[off];
-		} else {
-			buf[i] = 0;
-			if (!unknown++ && first)
-				*first = addr;
-		}
-	}
-	return unknown;
+	return read_fast(m, addr, buf, n) ? 0 : read_bytes(m, under, addr, buf, n, first);
 }
 
 size_t rpl_mem_npages(void)

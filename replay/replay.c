@@ -180,18 +180,17 @@ static int merge(struct rpl *r, int core, uint32_t addr, const uint8_t *val, uns
 		return 0;
 	}
 	for (unsigned i = 0; i < n; i++) {
+		/* have[i]: 1 where the byte is not known yet */
 		uint8_t b;
 
-		if (!rpl_mem_read(r->mem, addr + i, &b, 1, NULL) && b != val[i])
+		if (!(have[i] = (uint8_t)(rpl_mem_read(r->mem, addr + i, &b, 1, NULL) != 0)) &&
+		    b != val[i])
 			goto differ;
 	}
 	/* first sight of the bytes not known yet: their values since the start */
-	for (unsigned i = 0; i < n; i++) {
-		uint8_t b;
-
-		if (rpl_mem_read(r->mem, addr + i, &b, 1, NULL))
+	for (unsigned i = 0; i < n; i++)
+		if (have[i])
 			rpl_mem_write(r->init, addr + i, &val[i], 1);
-	}
 	rpl_mem_write(r->mem, addr, val, n);
 	return 0;
 differ:

@@ -369,4 +369,21 @@ test_expect_success 'after an error mid-way, a reverse step always goes back' '
 	! cat trunc.out flips.out misc.out | grep "|error-noback|"
 '
 
+test_expect_success 'a stream cut short while it is served (mapped): exit 128 naming the files, no wrong replay' '
+	cp -r racy cut &&
+	test_bg_start cut "$RAPTOR" serve cut --no-index --port 0 --port-file port.cut &&
+	for i in $(seq 100); do
+		[ -s port.cut ] && break
+		sleep 0.1
+	done &&
+	: >cut/cf.bin &&
+	timeout 60 gdb-multiarch -nx -q --batch -ex "target remote 127.0.0.1:$(cat port.cut)" \
+		-ex "monitor goto end" racy/program.elf >cut.out 2>&1
+	pid=$(test_bg_pid cut) &&
+	wait $pid
+	test $? = 128 &&
+	sed "s/^/# /" "$TRASH/bg-cut.log" &&
+	grep "^raptor: fatal: a mapped recording file (.*cut/cf.bin.*) changed (shrank) while raptor was reading it (SIGBUS)" "$TRASH/bg-cut.log"
+'
+
 test_done

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,30 +13,51 @@
 
 #define RELEASE_STEP ((size_t)1 << 20)
 
+/*
+ * The files mapped so far, for the SIGBUS message ("A, B"): written under
+ * the lock before a mapping is used, read by the handler only.
+ */
+static char mapped_names[2048];
+static pthread_mutex_t names_lock = PTHREAD_MUTEX_INITIALIZER;
+
 /* A mapped file that shrank under us: say so and stop (async-signal-safe). */
 static void on_sigbus(int sig)
 {
-	static const char msg[] = "raptor: fatal: a recording's file changed (shrank) while "
-				  "raptor was reading it (SIGBUS); recordings must not be "
-				  "modified while they are replayed or served\n";
-	ssize_t k = write(2, msg, sizeof(msg) - 1);
+	static const char head[] = "raptor: fatal: a mapped recording file (";
+	static const char tail[] = ") changed (shrank) while raptor was reading it (SIGBUS); "
+				   "recordings must not be modified while they are replayed or "
+				   "served\n";
+	ssize_t k = write(2, head, sizeof(head) - 1);
 
+	k = write(2, mapped_names, strlen(mapped_names));
+	k = write(2, tail, sizeof(tail) - 1);
 	(void)k;
 	(void)sig;
 	_exit(128);
 }
 
-static void catch_sigbus(void)
+/* Catch SIGBUS (once) and add path to the names it reports. */
+static void note_mapped(const char *path)
 {
-	static int done;
+	static int caught;
 	struct sigaction sa;
+	size_t have, len = strlen(path);
 
-	if (__atomic_exchange_n(&done, 1, __ATOMIC_ACQ_REL))
-		return;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_sigbus;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGBUS, &sa, NULL);
+	pthread_mutex_lock(&names_lock);
+	have = strlen(mapped_names);
+	if (!strstr(mapped_names, path) && have + len + 3 < sizeof(mapped_names)) {
+		if (have)
+			strcat(mapped_names, ", ");
+		strcat(mapped_names, path);
+	}
+	if (!caught) {
+		caught = 1;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_sigbus;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGBUS, &sa, NULL);
+	}
+	pthread_mutex_unlock(&names_lock);
 }
 
 int fmap_open(struct fmap *m, const char *path, uint64_t want, const char *what)
@@ -78,7 +100,7 @@ int fmap_open(struct fmap *m, const char *path, uint64_t want, const char *what)
 		goto fail;
 	}
 	close(fd);
-	catch_sigbus();
+	note_mapped(path);
 	madvise(p, (size_t)want, MADV_SEQUENTIAL);
 	m->p = p;
 	m->len = (size_t)want;

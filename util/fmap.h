@@ -7,8 +7,8 @@
  * (a checkpoint restored) faults them in again from there.
  *
  * The file must not change while it is mapped: a file truncated under a
- * running replay ends the process with a message naming the cause (SIGBUS
- * is caught), never a wrong replay.
+ * running replay ends the process (exit 128) with a message naming the
+ * cause and the files mapped (SIGBUS is caught), never a wrong replay.
  */
 #ifndef RAPTOR_FMAP_H
 #define RAPTOR_FMAP_H
