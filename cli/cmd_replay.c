@@ -51,7 +51,8 @@ static const char replay_usage[] =
 	"  --interval N    instructions between checkpoints (default 65536)\n"
 	"  --memory SIZE   memory the replay's index may hold (default 512M; K, M, G\n"
 	"                  suffixes): checkpoints, time index, initial image and\n"
-	"                  memory picture together (the streams are mapped, their\n"
+	"                  memory picture (a control-flow-only replay: its decoded\n"
+	"                  messages) together (the streams are mapped, their\n"
 	"                  pages behind the replay handed back); over it the\n"
 	"                  checkpoints are compressed, and thinned out far from\n"
 	"                  where the replay is, then laid down again when it\n"
@@ -198,14 +199,20 @@ int cmd_replay(int argc, char **argv)
 			rpl_memory_use(r, &mu);
 			fprintf(stderr, "  checkpoints: %llu bytes now, %llu at most, budget %llu "
 				"of --memory %llu (time index %llu, initial image %llu, live "
-				"memory %llu); %zu compressed (%llu to %llu bytes), %llu dropped, "
+				"memory %llu, cf walk %llu); %zu compressed (%llu to %llu bytes), %llu dropped, "
 				"%llu laid down again\n", (unsigned long long)cs.bytes,
 				(unsigned long long)cs.peak, (unsigned long long)cs.budget,
 				(unsigned long long)mu.memory, (unsigned long long)mu.time_index,
 				(unsigned long long)mu.initial, (unsigned long long)mu.live,
-				cs.packed,
+				(unsigned long long)mu.walk, cs.packed,
 				(unsigned long long)cs.raw_state, (unsigned long long)cs.packed_state,
 				(unsigned long long)cs.dropped, (unsigned long long)cs.recreated);
+			if (mu.walk_messages)
+				fprintf(stderr, "  control-flow walk: %llu messages decoded, %llu of "
+					"them packed in %llu bytes\n",
+					(unsigned long long)mu.walk_messages,
+					(unsigned long long)mu.walk_packed,
+					(unsigned long long)mu.walk_packed_bytes);
 			if (cm.probes)
 				fprintf(stderr, "  memory at %u of them: %llu bytes the "
 					"recording determines (%llu of them from a later load), "

@@ -36,9 +36,29 @@ struct msg {
 	uint8_t end, tail, taken, has_target;
 };
 
+/*
+ * A core's messages, by index in its list (walker.next): the newest in v,
+ * plain, from index base on; the older ones packed in chunks of
+ * MSG_CHUNK (pack_chunk: LEB128 fields, deltas for the stream's offsets,
+ * about a sixth of the size), decoded one chunk at a time into cache when
+ * a replay that went back reads them. A message is packed only once the
+ * read-ahead has passed it (it no longer changes) and the replay has
+ * consumed it, so a replay going forward reads v.
+ */
+#define MSG_CHUNK 256
+
 struct msgs {
 	struct msg *v;
 	size_t n, a;
+	uint64_t base; /* index of v[0]; base + n messages in all */
+	struct packed {
+		uint8_t *p;
+		size_t len;
+	} *chunk; /* chunk i holds messages i * MSG_CHUNK on */
+	size_t nchunks, achunks;
+	uint64_t packed_bytes;
+	struct msg *cache; /* MSG_CHUNK messages: chunk cached, if not SIZE_MAX */
+	size_t cached;
 };
 
 /*
@@ -157,6 +177,132 @@ static int walk_error(struct cfw *x, int pre, int core, uint64_t bit, const char
 		 U(position(x)), U(bit), msg);
 	x->pfailed = 1;
 	return error("%s", x->perr);
+}
+
+/* ---- message lists ---------------------------------------------------------------- */
+
+static void put_uleb(uint8_t **p, uint64_t v)
+{
+	do {
+		*(*p)++ = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+		v >>= 7;
+	} while (v);
+}
+
+static uint64_t get_uleb(const uint8_t **p)
+{
+	uint64_t v = 0;
+	unsigned sh = 0;
+	uint8_t b;
+
+	do {
+		b = *(*p)++;
+		v |= (uint64_t)(b & 0x7f) << sh;
+		sh += 7;
+	} while (b & 0x80);
+	return v;
+}
+
+/* deltas between neighbours, either sign */
+static uint64_t zigzag(uint64_t a, uint64_t b)
+{
+	int64_t d = (int64_t)(a - b);
+
+	return ((uint64_t)d << 1) ^ (uint64_t)(d >> 63);
+}
+
+static uint64_t unzigzag(uint64_t z, uint64_t b)
+{
+	return b + ((z >> 1) ^ (0 - (z & 1)));
+}
+
+/* the most one message takes packed: 9 fields of up to 10 bytes, exc, flags */
+#define MSG_PACKED_MAX (9 * 10 + 3 + 1)
+
+/* Pack the oldest MSG_CHUNK plain messages of l into a chunk of their own. */
+static void pack_chunk(struct msgs *l)
+{
+	uint8_t *buf = xmalloc((size_t)MSG_CHUNK * MSG_PACKED_MAX), *p = buf;
+	const struct msg *prev = &(struct msg){ 0 };
+
+	for (size_t i = 0; i < MSG_CHUNK; prev = &l->v[i++]) {
+		const struct msg *m = &l->v[i];
+
+		put_uleb(&p, m->count);
+		put_uleb(&p, m->icnt);
+		put_uleb(&p, zigzag(m->cycle, prev->cycle));
+		put_uleb(&p, m->lb);
+		put_uleb(&p, m->waits);
+		put_uleb(&p, m->miss);
+		put_uleb(&p, zigzag(m->bit, prev->bit));
+		put_uleb(&p, zigzag(m->seq, prev->seq));
+		put_uleb(&p, m->ta);
+		put_uleb(&p, m->exc);
+		*p++ = (uint8_t)(m->end | m->tail << 1 | m->taken << 2 | m->has_target << 3);
+	}
+	if (l->nchunks == l->achunks) {
+		l->achunks = l->achunks ? 2 * l->achunks : 64;
+		l->chunk = xrealloc(l->chunk, l->achunks * sizeof(*l->chunk));
+	}
+	l->chunk[l->nchunks].len = (size_t)(p - buf);
+	l->chunk[l->nchunks++].p = xrealloc(buf, (size_t)(p - buf));
+	l->packed_bytes += (uint64_t)(p - buf);
+	memmove(l->v, l->v + MSG_CHUNK, (l->n - MSG_CHUNK) * sizeof(*l->v));
+	l->n -= MSG_CHUNK;
+	l->base += MSG_CHUNK;
+}
+
+static void unpack_chunk(struct msgs *l, size_t c)
+{
+	const uint8_t *p = l->chunk[c].p;
+	const struct msg *prev = &(struct msg){ 0 };
+
+	if (!l->cache)
+		l->cache = xmalloc(MSG_CHUNK * sizeof(*l->cache));
+	for (size_t i = 0; i < MSG_CHUNK; prev = &l->cache[i++]) {
+		struct msg *m = &l->cache[i];
+		uint8_t f;
+
+		m->count = get_uleb(&p);
+		m->icnt = get_uleb(&p);
+		m->cycle = unzigzag(get_uleb(&p), prev->cycle);
+		m->lb = get_uleb(&p);
+		m->waits = get_uleb(&p);
+		m->miss = get_uleb(&p);
+		m->bit = unzigzag(get_uleb(&p), prev->bit);
+		m->seq = unzigzag(get_uleb(&p), prev->seq);
+		m->ta = (uint32_t)get_uleb(&p);
+		m->exc = (uint16_t)get_uleb(&p);
+		f = *p++;
+		m->end = f & 1;
+		m->tail = f >> 1 & 1;
+		m->taken = f >> 2 & 1;
+		m->has_target = f >> 3 & 1;
+	}
+	l->cached = c;
+}
+
+/*
+ * Message k of core's list (k < its count). The pointer holds until the
+ * next message is filed, or the next msg() of an older chunk of the core.
+ */
+static struct msg *msg(struct cfw *x, int core, uint64_t k)
+{
+	struct msgs *l = &x->list[core];
+	size_t c;
+
+	if (k >= l->base)
+		return &l->v[k - l->base];
+	c = (size_t)(k / MSG_CHUNK);
+	if (l->cached != c)
+		unpack_chunk(l, c);
+	return &l->cache[k % MSG_CHUNK];
+}
+
+/* Messages in core's list. */
+static uint64_t msg_count(const struct cfw *x, int core)
+{
+	return x->list[core].base + x->list[core].n;
 }
 
 /* ---- code ------------------------------------------------------------------------ */
@@ -372,7 +518,7 @@ static int get_target(struct cfw *x, int pre, int core, struct msg *m, int cond)
 					  "did not read (a bug)");
 		return 0;
 	}
-	if (x->open_core != core || m != &x->list[core].v[x->list[core].n - 1])
+	if (x->open_core != core || m != msg(x, core, msg_count(x, core) - 1))
 		return walk_error(x, pre, core, m->bit, "a target part for a message that is not the "
 				  "stream's head (a bug)");
 	error_quiet(1);
@@ -556,7 +702,7 @@ static uint64_t estimate(const struct cfw *x, const struct walker *w, const stru
 static int walk(struct cfw *x, int pre, int core, struct cfw_step *out)
 {
 	struct walker *w = pre ? &x->pw[core] : &x->rw[core];
-	struct msg *m = &x->list[core].v[w->next];
+	struct msg *m = msg(x, core, w->next);
 	uint32_t target = 0, from = w->pc;
 	int taken = 0, used = 0, counted = 0;
 	const struct dinfo *d;
@@ -821,6 +967,10 @@ static void file_msg(struct cfw *x, const struct st_cf_msg *h, uint64_t bit)
 	l->v[l->n++] = (struct msg){ .count = h->count, .icnt = h->icnt, .cycle = h->cycle,
 				     .bit = bit, .seq = x->nmsgs++, .exc = h->exc,
 				     .end = !h->count && h->exc == ST_CF_END, .tail = h->tail };
+	/* the oldest ones that can no longer change and the replay has passed */
+	while (l->n >= 2 * MSG_CHUNK &&
+	       l->base + MSG_CHUNK <= min_u64(x->pw[h->core].next, x->rw[h->core].next))
+		pack_chunk(l);
 }
 
 static int head_error(struct cfw *x, uint64_t bit, const char *what)
@@ -881,7 +1031,7 @@ static int read_head(struct cfw *x)
 static int pw_step(struct cfw *x, int core)
 {
 	struct walker *p = &x->pw[core];
-	struct msg *m = &x->list[core].v[p->next];
+	struct msg *m = msg(x, core, p->next);
 	struct cfw_step st;
 
 	if (m->end && p->cnt == m->icnt) {
@@ -913,7 +1063,7 @@ static int need(struct cfw *x, int core, uint64_t k)
 	if (x->pfailed)
 		return error("%s", x->perr);
 	while (p->next <= k && !p->done) {
-		if (p->next < x->list[core].n) {
+		if (p->next < msg_count(x, core)) {
 			if (pw_step(x, core))
 				return -1;
 		} else if (x->open_core >= 0) {
@@ -976,7 +1126,7 @@ static int pick(struct cfw *x, int *best, uint64_t *thr)
 			continue;
 		if (need(x, c, w->next))
 			return -1;
-		m = &x->list[c].v[w->next];
+		m = msg(x, c, w->next);
 		if (m->end && w->cnt == m->icnt) {
 			w->done = 1;
 			if (x->timed)
@@ -1008,7 +1158,7 @@ static int pick(struct cfw *x, int *best, uint64_t *thr)
 	}
 	for (int c = 0; c < x->ncores; c++)
 		if (!x->rw[c].done)
-			return walk_error(x, 0, c, x->list[c].v[x->rw[c].next].bit, "no core can go "
+			return walk_error(x, 0, c, msg(x, c, x->rw[c].next)->bit, "no core can go "
 					  "on in the stream's order (a bug)");
 	return 1;
 }
@@ -1021,8 +1171,8 @@ static int step_core(struct cfw *x, int c, struct cfw_step *out)
 	if (walk(x, 0, c, out))
 		return -1;
 	if (x->rw[c].next != k) {
-		if (x->list[c].v[k].seq != x->consumed)
-			return walk_error(x, 0, c, x->list[c].v[k].bit, "a message consumed out of the "
+		if (msg(x, c, k)->seq != x->consumed)
+			return walk_error(x, 0, c, msg(x, c, k)->bit, "a message consumed out of the "
 					  "stream's order (a bug)");
 		x->consumed++;
 	}
@@ -1058,7 +1208,7 @@ static void plain_step(struct cfw_step *st, int c, uint32_t pc, uint32_t next_pc
 static uint64_t rpl_pass(struct cfw *x, int c, uint64_t thr, struct cfw_run *run)
 {
 	struct walker *w = &x->rw[c];
-	const struct msg *m = &x->list[c].v[w->next];
+	const struct msg *m = msg(x, c, w->next);
 	uint32_t pc0 = w->pc;
 	uint64_t k, lb0 = w->lb;
 	struct dinfo *d;
@@ -1109,7 +1259,7 @@ static int still_picked(struct cfw *x, uint64_t ready)
 	if (x->ncores != 1 || w->next != ready)
 		return 0;
 	/* only now: before the first message the list is empty (v NULL) */
-	m = &x->list[0].v[w->next];
+	m = msg(x, 0, w->next);
 	return !(m->end && w->cnt == m->icnt);
 }
 
@@ -1127,7 +1277,7 @@ static void run_cycle(struct cfw *x, struct cfw_run *run, int stale)
 	if (!stale)
 		return;
 	w = &x->rw[run->last.core];
-	w->cycle = run->last.cycle = estimate(x, w, &x->list[run->last.core].v[w->next]);
+	w->cycle = run->last.cycle = estimate(x, w, msg(x, run->last.core, w->next));
 }
 
 int cfw_run(struct cfw *x, struct cfw_run *run)
@@ -1181,7 +1331,7 @@ int cfw_peek(struct cfw *x, int *core, uint32_t *pc, int *insn)
 	if (s)
 		return s;
 	w = &x->rw[*core];
-	m = &x->list[*core].v[w->next];
+	m = msg(x, *core, w->next);
 	*pc = w->pc;
 	*insn = !(!m->count && !m->end && !m->tail && m->icnt == w->cnt);
 	return 0;
@@ -1251,6 +1401,7 @@ struct cfw *cfw_new(const struct cfw_config *cfg)
 				    .it = (xpsr >> 25 & 3) | (xpsr >> 10 & 0x3f) << 2 };
 
 		x->pw[c] = x->rw[c] = w;
+		x->list[c].cached = SIZE_MAX;
 		if (x->nx)
 			continue; /* NX_b's messages do not depend on the predictors */
 		x->pbp[c] = bp_new(&mf->bp);
@@ -1272,12 +1423,35 @@ void cfw_free(struct cfw *x)
 		bp_free(x->pbp[c]);
 		bp_free(x->rbp[c]);
 		free(x->list[c].v);
+		for (size_t i = 0; i < x->list[c].nchunks; i++)
+			free(x->list[c].chunk[i].p);
+		free(x->list[c].chunk);
+		free(x->list[c].cache);
 	}
 	for (size_t i = 0; i < x->nused; i++)
 		free(x->used[i]);
 	free(x->used);
 	free(x->pages);
 	free(x);
+}
+
+uint64_t cfw_memory(const struct cfw *x, struct cfw_msg_stats *st)
+{
+	uint64_t n = (uint64_t)x->nused * DPAGE_N * sizeof(struct dinfo);
+	struct cfw_msg_stats s = { 0 };
+
+	for (int c = 0; c < x->ncores; c++) {
+		const struct msgs *l = &x->list[c];
+
+		n += l->a * sizeof(*l->v) + l->achunks * sizeof(*l->chunk) + l->packed_bytes +
+		     (l->cache ? MSG_CHUNK * sizeof(*l->cache) : 0);
+		s.messages += l->base + l->n;
+		s.packed += l->base;
+		s.packed_bytes += l->packed_bytes;
+	}
+	if (st)
+		*st = s;
+	return n;
 }
 
 size_t cfw_state_size(const struct cfw *x)

@@ -172,6 +172,15 @@ uint32_t cfw_pc(const struct cfw *x, int core);
 uint64_t cfw_cycle(const struct cfw *x, int core);
 uint64_t cfw_insns(const struct cfw *x, int core);
 uint64_t cfw_steps(const struct cfw *x, int core);
+/*
+ * Bytes the walker holds: its decoded messages (the newest plain, the
+ * older packed) and its answers about the code. If st: the messages
+ * decoded, those of them packed, and the bytes the packed ones take.
+ */
+struct cfw_msg_stats {
+	uint64_t messages, packed, packed_bytes;
+};
+uint64_t cfw_memory(const struct cfw *x, struct cfw_msg_stats *st);
 /* The bit offset in the cf stream the walk has read up to. */
 uint64_t cfw_stream_pos(const struct cfw *x);
 

@@ -37,12 +37,17 @@ size_t rpl_ckpt_state_size(const struct rpl *r)
 void rpl_memory_use(const struct rpl *r, struct rpl_memory_use *u)
 {
 	uint64_t others, floor = r->memory / 4;
+	struct cfw_msg_stats ms = { 0 };
 
 	u->memory = r->memory;
 	u->time_index = r->tix ? rpl_tix_bytes(r->tix) : 0;
 	u->initial = rpl_mem_bytes(r->init);
 	u->live = rpl_mem_bytes(r->mem);
-	others = u->time_index + u->initial + u->live;
+	u->walk = r->cfw ? cfw_memory(r->cfw, &ms) : 0;
+	u->walk_messages = ms.messages;
+	u->walk_packed = ms.packed;
+	u->walk_packed_bytes = ms.packed_bytes;
+	others = u->time_index + u->initial + u->live + u->walk;
 	u->store = r->memory > others + floor ? r->memory - others : floor;
 }
 

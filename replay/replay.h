@@ -180,6 +180,9 @@ struct rpl_memory_use {
 	uint64_t time_index; /* replay/tindex.h */
 	uint64_t initial;    /* the initial image (rpl_read_mem) */
 	uint64_t live;	     /* the live memory picture's pages */
+	uint64_t walk;	     /* a control-flow-only replay's messages and code (cfw_memory) */
+	/* of those messages: how many, how many packed, in how many bytes */
+	uint64_t walk_messages, walk_packed, walk_packed_bytes;
 	uint64_t store;	     /* the store's share: memory less those, at least memory / 4 */
 };
 void rpl_memory_use(const struct rpl *r, struct rpl_memory_use *u);

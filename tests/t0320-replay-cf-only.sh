@@ -255,6 +255,18 @@ test_expect_success 'setup: control-flow-only recordings to probe and to damage'
 		-o nx -q >/dev/null
 '
 
+test_expect_success 'the decoded messages are packed once replayed: bytes per message, seeks over them' '
+	"$RAPTOR" record "$GUEST/fpmath-m3-O0.elf" --cores 1 --lv-enc none --truth -o many -q \
+		>/dev/null &&
+	"$RAPTOR" replay many --random 100 --interval 5000 2>err &&
+	grep "100 random positions among [0-9]* equal the ground truth" err &&
+	sed -n "s/^  control-flow walk: \([0-9]*\) messages decoded, \([0-9]*\) of them packed in \([0-9]*\) bytes$/\1 \2 \3/p" err >walk &&
+	read n p b <walk &&
+	echo "# $n messages, $p packed in $b bytes" &&
+	test "$n" -ge 20000 && test "$p" -ge $((n - 1024)) &&
+	test "$b" -le $((p * 16))
+'
+
 test_expect_success '--to stops at a position' '
 	"$RAPTOR" replay good --to 1000 2>err &&
 	grep "1000 instructions replayed from the control flow alone in" err
