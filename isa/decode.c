@@ -28,6 +28,7 @@ struct isa_decoder *isa_decoder_new(enum isa_model model)
 		die("capstone: cannot open an ARM Thumb/M-class handle");
 	cs_option(d->cs, CS_OPT_DETAIL, CS_OPT_ON);
 	d->model = model;
+	d->v6m = isa_model_info(model)->arch == ISA_ARCH_V6M;
 	d->cache_on = !getenv("RAPTOR_NO_DECODE_CACHE"); /* white-box switch */
 	d->simple = isa_simple_engine() || !d->cache_on;
 	/*
@@ -269,6 +270,31 @@ static void convert(struct isa_decoder *d, struct isa_insn *in, const cs_insn *c
 		in->fn = isa_model_info(d->model)->fpu != ISA_FPU_NONE ? isa_exec_vfp : isa_exec_nocp;
 }
 
+/*
+ * ARMv6-M (A5.1, A5.3): of the 32-bit Thumb encodings only BL, MSR, MRS,
+ * DMB, DSB and ISB exist; of the 16-bit ones CBZ, CBNZ and IT do not.
+ * Everything else is UNDEFINED there. The 32-bit patterns are QEMU's
+ * (translate.c, disas_thumb2_insn), which decodes the same set. QEMU 7.2
+ * does execute CBZ, CBNZ and IT on a Cortex-M0 (its 16-bit decoder has
+ * no check): raptor follows the architecture and faults (docs/BOARD.md).
+ */
+static int v6m_undefined(uint32_t raw, unsigned size)
+{
+	static const uint32_t match[] = {0xf3808000u /* MSR */, 0xf3b08040u /* DSB */,
+					 0xf3b08050u /* DMB */, 0xf3b08060u /* ISB */,
+					 0xf3e08000u /* MRS */, 0xf000d000u /* BL */};
+	static const uint32_t mask[] = {0xffe0d000u, 0xfff0d0f0u, 0xfff0d0f0u,
+					0xfff0d0f0u, 0xffe0d000u, 0xf800d000u};
+
+	if (size == 2)
+		return (raw & 0xf500) == 0xb100 || /* CBZ, CBNZ */
+		       ((raw & 0xff00) == 0xbf00 && (raw & 0xf)); /* IT */
+	for (size_t i = 0; i < ARRAY_SIZE(match); i++)
+		if ((raw & mask[i]) == match[i])
+			return 0;
+	return 1;
+}
+
 static int fetch_insn(const struct isa_bus *bus, uint32_t pc, uint32_t *raw, unsigned *size)
 {
 	uint16_t hw1, hw2;
@@ -297,6 +323,11 @@ static void decode_into(struct isa_decoder *d, struct isa_insn *in, uint32_t pc,
 	in->raw = raw;
 	in->size = size;
 	in->cond = 14;
+	if (d->v6m && v6m_undefined(raw, size)) {
+		/* no Capstone id: the trace modules see no branch in it */
+		in->fn = isa_exec_undefined;
+		return;
+	}
 	if (size == 2 && (raw & 0xff00) == 0xbf00 && (raw & 0xf)) {
 		in->fn = isa_exec_it; /* IT: never shown to Capstone */
 		return;
@@ -391,10 +422,15 @@ int isa_describe(struct isa_decoder *d, const struct isa_bus *bus, uint32_t pc, 
 				  ? (uint32_t)in.op[in.nops - 1].imm
 				  : 0;
 	if (buf && len) {
-		if (in.fn == isa_exec_it) {
+		const char *undef = in.fn == isa_exec_undefined && d->v6m
+					    ? " (UNDEFINED on ARMv6-M)" : "";
+
+		/* IT by its bits, never through Capstone (it would keep its state) */
+		if (sz == 2 && (raw & 0xff00) == 0xbf00 && (raw & 0xf)) {
 			static const char *cc[] = { "eq", "ne", "cs", "cc", "mi", "pl", "vs", "vc",
 						    "hi", "ls", "ge", "lt", "gt", "le", "al", "nv" };
-			snprintf(buf, len, "it %s (mask 0x%x)", cc[raw >> 4 & 15], raw & 15);
+			snprintf(buf, len, "it %s (mask 0x%x)%s", cc[raw >> 4 & 15], raw & 15,
+				 undef);
 			return 0;
 		}
 		if (sz == 2) {
@@ -407,10 +443,10 @@ int isa_describe(struct isa_decoder *d, const struct isa_bus *bus, uint32_t pc, 
 			b[3] = raw >> 8;
 		}
 		if (cs_disasm(d->cs, b, sz, pc, 1, &ci) == 1) {
-			snprintf(buf, len, "%s %s", ci->mnemonic, ci->op_str);
+			snprintf(buf, len, "%s %s%s", ci->mnemonic, ci->op_str, undef);
 			cs_free(ci, 1);
 		} else {
-			snprintf(buf, len, "(undecodable 0x%0*x)", sz * 2, raw);
+			snprintf(buf, len, "(undecodable 0x%0*x)%s", sz * 2, raw, undef);
 		}
 	}
 	return 0;

@@ -13,6 +13,8 @@
 #include "isa/model.h"
 
 #define CCR_STKALIGN (1u << 9)
+#define CCR_UNALIGN_TRP (1u << 3)
+#define CCR_NONBASETHRDENA (1u << 0)
 #define SHCSR_ENA_MEM (1u << 16)
 #define SHCSR_ENA_BUS (1u << 17)
 #define SHCSR_ENA_USG (1u << 18)
@@ -23,10 +25,18 @@ static int has_fpu(const struct isa_cpu *c)
 	return isa_model_info(c->model)->fpu != ISA_FPU_NONE;
 }
 
+/* ARMv6-M (Cortex-M0+): a smaller SCS and HardFault as the only fault. */
+static int v6m(const struct isa_cpu *c)
+{
+	return c->dec->v6m;
+}
+
 void isa_scs_reset(struct isa_cpu *c)
 {
 	memset(&c->s.scs, 0, sizeof(c->s.scs));
 	c->s.scs.ccr = CCR_STKALIGN; /* QEMU's reset value (ARM's recommendation) */
+	if (v6m(c))
+		c->s.scs.ccr |= CCR_UNALIGN_TRP; /* RES1 on ARMv6-M: every unaligned access faults */
 	c->s.scs.syst_csr = 1u << 2; /* CLKSOURCE: the processor clock */
 	/* FP extension: QEMU's reset, automatic and lazy state preservation on */
 	if (has_fpu(c))
@@ -325,21 +335,67 @@ static int tail_chain(struct isa_cpu *c, uint32_t v)
 	return 1;
 }
 
-/* ExceptionReturn (B1.5.8) through EXC_RETURN v. */
+/*
+ * A failed integrity check of an exception return, as QEMU 7.2 takes it
+ * (do_v7m_exception_return): the returning exception is already
+ * deactivated, nothing is unstacked, and the INVPC UsageFault (HardFault
+ * when it cannot be taken: always on ARMv6-M) starts at once on the frame
+ * still on the stack, LR holding the bad EXC_RETURN value.
+ */
+static int bad_return(struct isa_cpu *c, uint32_t v)
+{
+	int ep = exec_prio(c);
+	unsigned n = EXC_USAGEFAULT;
+
+	c->s.scs.cfsr |= UFSR_INVPC;
+	if (!(c->s.scs.shcsr & SHCSR_ENA_USG) || group_prio(c, exc_prio(c, n)) >= ep) {
+		c->s.scs.hfsr |= HFSR_FORCED;
+		n = EXC_HARDFAULT;
+		if (ep <= -1) {
+			c->s.lockup = 1;
+			return error("isa: core %d: lockup: exception return to 0x%08x failed its "
+				     "checks at priority %d, pc 0x%08x",
+				     c->core, v, ep, c->pc);
+		}
+	}
+	set_pending(c, n, 1);
+	if (!tail_chain(c, v))
+		return error("isa: core %d: exception return to 0x%08x failed its checks and "
+			     "exception %u cannot be taken, pc 0x%08x",
+			     c->core, v, n, c->pc);
+	return EX_OK;
+}
+
+/*
+ * ExceptionReturn (B1.5.8) through EXC_RETURN v, with QEMU 7.2's checks:
+ * bits 27:5 not all ones, or FType 0 on a core without an FPU, are
+ * UNPREDICTABLE and QEMU goes on as if they were ones (it only logs them);
+ * returning from an exception that is not active, to thread mode with
+ * other exceptions active (no CCR.NONBASETHRDENA), or with another mode
+ * field are INVPC faults (bad_return).
+ */
 int isa_exception_return(struct isa_cpu *c, uint32_t v)
 {
 	unsigned kind = v & 0xf, n = c->s.ipsr;
 	int psp = kind == 0xd, to_thread = kind == 0x9 || kind == 0xd;
-	int ftype = v >> 4 & 1; /* 0: an extended (FP) frame */
+	int ftype = (v >> 4 & 1) || !has_fpu(c); /* 0: an extended (FP) frame */
+	int bad = 0;
 	uint32_t frame, f[8], sp;
 
-	if ((v & 0x0fffffe0u) != 0x0fffffe0u || (!ftype && !has_fpu(c)) ||
-	    !(kind == 0x1 || to_thread) || !is_active(c, n))
-		return isa_fault(c, EXC_USAGEFAULT, UFSR_INVPC, 0);
 	/* DeActivate: FAULTMASK clears on return from anything but NMI */
-	set_active(c, n, 0);
 	if (n != EXC_NMI)
 		c->s.faultmask = 0;
+	if (is_active(c, n))
+		set_active(c, n, 0);
+	else
+		bad = 1;
+	if (to_thread && (c->s.scs.sys_active | c->s.scs.nvic_active) &&
+	    !(c->s.scs.ccr & CCR_NONBASETHRDENA))
+		bad = 1;
+	if (kind != 0x1 && !to_thread)
+		bad = 1;
+	if (bad)
+		return bad_return(c, v) ? EX_FATAL : EX_OK;
 	if (tail_chain(c, v))
 		return EX_OK;
 	frame = psp ? c->s.other_sp : c->s.r[13];
@@ -484,10 +540,34 @@ static uint32_t bytes_word(const uint8_t *b)
 	return b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24;
 }
 
+/*
+ * The SCB registers ARMv6-M lacks, as QEMU's Cortex-M0 has them: SCR and
+ * ICTR too (QEMU implements neither on ARMv6-M). They read as zero and
+ * ignore writes; CCR is read-only there (STKALIGN and UNALIGN_TRP RES1).
+ */
+static int v6m_absent(uint32_t a)
+{
+	switch (a) {
+	case 0xe000e004: /* ICTR */
+	case 0xe000ed10: /* SCR */
+	case 0xe000ed18: /* SHPR1 */
+	case 0xe000ed24: /* SHCSR */
+	case 0xe000ed28: /* CFSR */
+	case 0xe000ed2c: /* HFSR */
+	case 0xe000ed34: /* MMFAR */
+	case 0xe000ed38: /* BFAR */
+	case 0xe000ef00: /* STIR */
+		return 1;
+	}
+	return 0;
+}
+
 static uint32_t scs_word(struct isa_cpu *c, uint32_t a)
 {
 	struct isa_scs *s = &c->s.scs;
 
+	if (v6m(c) && v6m_absent(a))
+		return 0;
 	switch (a) {
 	case 0xe000e004: return 0; /* ICTR: 32 interrupt lines */
 	case 0xe000e010: {
@@ -548,6 +628,8 @@ static void scs_write_word(struct isa_cpu *c, uint32_t a, uint32_t v)
 {
 	struct isa_scs *s = &c->s.scs;
 
+	if (v6m(c) && (v6m_absent(a) || a == 0xe000ed14 /* CCR */))
+		return;
 	switch (a) {
 	case 0xe000e010:
 		s->syst_csr = (s->syst_csr & SYST_COUNTFLAG) | (v & 7);
@@ -575,7 +657,8 @@ static void scs_write_word(struct isa_cpu *c, uint32_t a, uint32_t v)
 		return;
 	case 0xe000ed08: s->vtor = v & 0xffffff80u; return;
 	case 0xe000ed0c:
-		if ((v >> 16) == 0x05fa)
+		/* no priority grouping on ARMv6-M */
+		if ((v >> 16) == 0x05fa && !v6m(c))
 			s->aircr_prigroup = v >> 8 & 7;
 		return;
 	case 0xe000ed10: s->scr = v & 0x16; return;
@@ -625,6 +708,13 @@ int isa_scs_write(struct isa_cpu *c, uint32_t addr, unsigned size, uint32_t val)
 	else if (addr >= 0xe000ed18 && addr < 0xe000ed24)
 		bank = &s->shpr[addr - 0xe000ed18];
 	if (bank) {
+		/*
+		 * ARMv6-M implements the top 2 bits of each priority. Its
+		 * IPR and SHPR are word-accessible only in the architecture;
+		 * QEMU takes byte accesses there too, and so does raptor.
+		 */
+		uint8_t mask = v6m(c) ? 0xc0 : 0xff;
+
 		for (unsigned i = 0; i < size; i++) {
 			uint32_t a = addr + i;
 
@@ -634,10 +724,13 @@ int isa_scs_write(struct isa_cpu *c, uint32_t addr, unsigned size, uint32_t val)
 				/* exceptions 7-10 and 13 have no priority: RAZ/WI */
 				if ((n >= 7 && n <= 10) || n == 13)
 					continue;
+				/* nor 4-6 on ARMv6-M: it has no SHPR1 */
+				if (n < 7 && v6m(c))
+					continue;
 			} else if (a >= 0xe000e400 + ISA_NIRQ) {
 				continue;
 			}
-			bank[i] = val >> (8 * i);
+			bank[i] = (val >> (8 * i)) & mask;
 		}
 		return 0;
 	}

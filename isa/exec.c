@@ -979,6 +979,11 @@ static int privileged(const struct isa_cpu *c)
 	return c->s.ipsr || !(c->s.control & 1);
 }
 
+static inline int v6m(const struct isa_cpu *c)
+{
+	return c->dec->v6m;
+}
+
 /* Rd := special register SYSm (A7.7.82, B5.2.2) */
 static int x_mrs(struct isa_cpu *c, const struct isa_insn *in)
 {
@@ -1004,8 +1009,8 @@ static int x_mrs(struct isa_cpu *c, const struct isa_insn *in)
 		switch (sysm & 7) {
 		case 0: v = c->s.primask; break;
 		case 1:
-		case 2: v = c->s.basepri; break;
-		case 3: v = c->s.faultmask; break;
+		case 2: v = v6m(c) ? 0 : c->s.basepri; break; /* v6-M: none */
+		case 3: v = v6m(c) ? 0 : c->s.faultmask; break;
 		case 4: v = c->s.control; break;
 		}
 		break;
@@ -1047,6 +1052,9 @@ static int x_msr(struct isa_cpu *c, const struct isa_insn *in)
 	case 2:
 		if (!privileged(c))
 			break;
+		/* ARMv6-M has PRIMASK and CONTROL only: QEMU ignores the others */
+		if (v6m(c) && (sysm & 7) != 0 && (sysm & 7) != 4)
+			break;
 		switch (sysm & 7) {
 		case 0: c->s.primask = v & 1; break;
 		case 1: c->s.basepri = v & 0xff; break;
@@ -1059,7 +1067,12 @@ static int x_msr(struct isa_cpu *c, const struct isa_insn *in)
 				c->s.faultmask = v & 1;
 			break;
 		case 4:
-			c->s.control = (c->s.control & ~1u) | (v & 1);
+			/*
+			 * nPRIV: QEMU's ARMv6-M cores have no unprivileged
+			 * mode (the M0+'s is optional), so only SPSEL writes
+			 */
+			if (!v6m(c))
+				c->s.control = (c->s.control & ~1u) | (v & 1);
 			if (isa_model_info(c->model)->fpu != ISA_FPU_NONE)
 				c->s.control = (c->s.control & ~CONTROL_FPCA) | (v & CONTROL_FPCA);
 			if (!c->s.ipsr)
@@ -1071,7 +1084,7 @@ static int x_msr(struct isa_cpu *c, const struct isa_insn *in)
 	return EX_OK;
 }
 
-/* PRIMASK/FAULTMASK := im for the I/F bits (CPSIE/CPSID) */
+/* PRIMASK/FAULTMASK := im for the I/F bits (CPSIE/CPSID; PRIMASK only on v6-M) */
 static int x_cps(struct isa_cpu *c, const struct isa_insn *in)
 {
 	unsigned im = in->raw >> 4 & 1;
@@ -1080,12 +1093,14 @@ static int x_cps(struct isa_cpu *c, const struct isa_insn *in)
 		return EX_OK;
 	if (in->raw & 2)
 		c->s.primask = im;
-	if ((in->raw & 1) && !(im && (c->s.ipsr == EXC_NMI || c->s.ipsr == EXC_HARDFAULT)))
+	/* ARMv6-M has no FAULTMASK: CPSID f is ignored, as QEMU does */
+	if ((in->raw & 1) && !v6m(c) &&
+	    !(im && (c->s.ipsr == EXC_NMI || c->s.ipsr == EXC_HARDFAULT)))
 		c->s.faultmask = im;
 	return EX_OK;
 }
 
-/* no operation (NOP, YIELD, barriers, hints, PLD/PLI) */
+/* no operation (NOP, YIELD, barriers, unallocated hints, PLD/PLI) */
 static int x_nop(struct isa_cpu *c, const struct isa_insn *in)
 {
 	return EX_OK;
@@ -1145,7 +1160,7 @@ static int x_bkpt(struct isa_cpu *c, const struct isa_insn *in)
 }
 
 /* permanently undefined: UsageFault UNDEFINSTR */
-static int x_udf(struct isa_cpu *c, const struct isa_insn *in)
+int isa_exec_undefined(struct isa_cpu *c, const struct isa_insn *in)
 {
 	return isa_fault(c, EXC_USAGEFAULT, UFSR_UNDEFINSTR, 0);
 }
@@ -1236,6 +1251,7 @@ const isa_exec_fn isa_exec_table[ARM_INS_ENDING] = {
 	[ARM_INS_DMB] = x_nop,
 	[ARM_INS_DSB] = x_nop,
 	[ARM_INS_EOR] = x_eor,
+	[ARM_INS_HINT] = x_nop, /* unallocated hints execute as NOPs (A5.2.5) */
 	[ARM_INS_ISB] = x_nop,
 	[ARM_INS_LDM] = x_ldm,
 	[ARM_INS_LDMDB] = x_ldmdb,
@@ -1307,7 +1323,7 @@ const isa_exec_fn isa_exec_table[ARM_INS_ENDING] = {
 	[ARM_INS_TEQ] = x_teq,
 	[ARM_INS_TST] = x_tst,
 	[ARM_INS_UBFX] = x_ubfx,
-	[ARM_INS_UDF] = x_udf,
+	[ARM_INS_UDF] = isa_exec_undefined,
 	[ARM_INS_UDIV] = x_udiv,
 	[ARM_INS_UMLAL] = x_umlal,
 	[ARM_INS_UMULL] = x_umull,

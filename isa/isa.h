@@ -1,5 +1,6 @@
 /*
- * isa: the ARMv7-M (Thumb-2, integer + DSP) instruction-set simulator.
+ * isa: the ARMv7-M (Thumb-2, integer + DSP, FP) and ARMv6-M instruction-set
+ * simulator.
  *
  * One struct isa_cpu per core. Instructions are decoded by Capstone once per
  * PC into a decode cache shared by all cores (struct isa_decoder), then

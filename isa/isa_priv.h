@@ -64,6 +64,7 @@ struct isa_insn {
 struct isa_decoder {
 	csh cs;
 	enum isa_model model;
+	int v6m; /* ARMv6-M: the encodings it lacks decode as UNDEFINED */
 	int cache_on;
 	/*
 	 * Every step takes the general path (isa_cpu_step's fast path off):
@@ -199,6 +200,8 @@ static inline uint32_t rreg(const struct isa_cpu *c, unsigned n)
 /* exec.c */
 extern const isa_exec_fn isa_exec_table[ARM_INS_ENDING];
 int isa_exec_it(struct isa_cpu *c, const struct isa_insn *in);
+/* UNDEFINED: UsageFault UNDEFINSTR (HardFault on ARMv6-M, which has no UsageFault) */
+int isa_exec_undefined(struct isa_cpu *c, const struct isa_insn *in);
 void isa_classify(struct isa_insn *in);
 
 /* dsp.c: handlers of the DSP extension (Cortex-M4), by Capstone id. */

@@ -4,8 +4,11 @@
 #
 # Usage: tests/qemu-trace.sh ELF OUT [CPU]
 #   CPU  m3 (mps2-an385), m4 or m4f (mps2-an386, a Cortex-M4 with FPv4-SP;
-#        m4f also logs s0-s31 and FPSCR); default m4f if the ELF's name
-#        matches *-m4f-* or fp-*, m4 if *-m4-*, else m3.
+#        m4f also logs s0-s31 and FPSCR), m0plus (microbit: QEMU has no
+#        M0+, its nRF51 is a Cortex-M0, the same ARMv6-M core but for CPUID;
+#        256 KiB flash at 0, 16 KiB RAM at 0x20000000); default m4f if the
+#        ELF's name matches *-m4f-* or fp-*, m4 if *-m4-*, m0plus if
+#        *-m0plus-* or v6m-*, else m3.
 #   OUT  a file or a FIFO; '-' for standard output.
 # The log goes through a FIFO into $BUILD/qemulog, so it never touches disk.
 # The guest's console/semihosting output goes to standard output (standard
@@ -22,7 +25,7 @@
 set -u
 
 usage() {
-	echo "usage: $0 ELF OUT [m3|m4|m4f]" >&2
+	echo "usage: $0 ELF OUT [m3|m4|m4f|m0plus]" >&2
 	exit 125
 }
 [ $# -ge 2 ] && [ $# -le 3 ] || usage
@@ -31,6 +34,7 @@ if [ -z "$cpu" ]; then
 	case ${elf##*/} in
 	*-m4f-*|fp-*) cpu='m4f' ;;
 	*-m4-*) cpu='m4' ;;
+	*-m0plus-*|v6m-*) cpu='m0plus' ;;
 	*) cpu='m3' ;;
 	esac
 fi
@@ -38,7 +42,8 @@ case $cpu in
 m3) machine=mps2-an385 ;;
 m4) machine=mps2-an386 ;;
 m4f) machine=mps2-an386 ;;
-*) echo "qemu-trace: unknown CPU '$cpu' (m3, m4 or m4f)" >&2; exit 125 ;;
+m0plus) machine=microbit ;;
+*) echo "qemu-trace: unknown CPU '$cpu' (m3, m4, m4f or m0plus)" >&2; exit 125 ;;
 esac
 # With an FPU, QEMU's -d fpu dump and qemulog --fpu add s0-s31 and FPSCR.
 logitems=exec,cpu,nochain fpu=

@@ -1,6 +1,6 @@
 #!/bin/sh
 . "$(dirname "$0")/lib.sh"
-test_description 'ISA corner programs: IT and flags, TBB/TBH, PSP and nested exceptions, unaligned rules, division by zero, DSP, the FP extension, the cross-core exclusive monitor'
+test_description 'ISA corner programs: IT and flags, TBB/TBH, PSP and nested exceptions, unaligned rules, division by zero, DSP, the FP extension, the cross-core exclusive monitor, ARMv6-M (Cortex-M0+)'
 
 # Each program checks itself and exits 0; a failed check exits with its
 # number. tests/t0100 also compares the single-core ones with QEMU.
@@ -54,6 +54,34 @@ for seed in 1 2 3 4 5 6 7 8; do
 		\"\$RAPTOR\" run $I/strex-mc.elf --cores 2 --seed $seed
 	"
 done
+
+for t in v6m-fault v6m-scs v6m-random v6m-cbz-it; do
+	test_expect_success "$t passes on a Cortex-M0+ (the ELF's build attributes)" "
+		\"\$RAPTOR\" run $I/$t.elf --stats 2>err &&
+		grep '^board: 1 core, Cortex-M0+ (m0plus; the ELF.s build attributes)\$' err
+	"
+done
+
+test_expect_success 'v6m-fault and v6m-cbz-it: a Cortex-M3 runs what ARMv6-M lacks (status 10, 2)' '
+	test_expect_code 10 "$RAPTOR" run $I/v6m-fault.elf --cpu m3 2>/dev/null &&
+	test_expect_code 2 "$RAPTOR" run $I/v6m-cbz-it.elf --cpu m3 2>/dev/null
+'
+
+for t in v6m-fault v6m-scs v6m-random; do
+	test_expect_success "$t: record --truth, replay --verify: 0 differences" "
+		\"\$RAPTOR\" record $I/$t.elf --truth -o rec-$t -q >/dev/null &&
+		test \"\$(sed -n 's/^model = //p' rec-$t/manifest.ini)\" = m0plus &&
+		\"\$RAPTOR\" replay rec-$t --verify 2>err &&
+		grep 'the program exited with status 0' err &&
+		grep ' 0 differences' err
+	"
+done
+
+test_expect_success 'v6m-fault: the simple engine (white-box) gives the same trace' '
+	"$RAPTOR" run $I/v6m-fault.elf --trace-regs fast &&
+	RAPTOR_SIMPLE_ENGINE=1 "$RAPTOR" run $I/v6m-fault.elf --trace-regs simple &&
+	test_cmp fast simple
+'
 
 for t in tbb exc-psp; do
 	test_expect_success "$t: the decode cache off (white-box) changes nothing" "

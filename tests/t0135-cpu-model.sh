@@ -62,6 +62,14 @@ test_expect_success 'an ELF built for a Cortex-M4F (hard float or softfp) runs o
 	grep "^board: 1 core, Cortex-M4F (m4f; the ELF.s build attributes)\$" err
 '
 
+test_expect_success 'an ELF built for a Cortex-M0+ runs on a Cortex-M0+ (CPUID part 0xc60)' '
+	test_expect_code 96 "$RAPTOR" run m0plus.elf --stats 2>err &&
+	grep "^board: 1 core, Cortex-M0+ (m0plus; the ELF.s build attributes)\$" err &&
+	! grep warning err &&
+	test_expect_code 125 "$RAPTOR" run m3.elf --cpu m0plus 2>err &&
+	grep "error: --cpu m0plus: m3.elf was built for Cortex-M3 (v7-M), and a Cortex-M0+ cannot run all of it: it has only the ARMv6-M instructions" err
+'
+
 test_expect_success 'no build attributes: Cortex-M3, no complaint' '
 	test_expect_code 35 "$RAPTOR" run none.elf --stats 2>err &&
 	grep "^board: 1 core, Cortex-M3 (m3; the default: no build attributes)\$" err &&
@@ -76,7 +84,7 @@ test_expect_success 'not a Cortex-M architecture: a warning, then Cortex-M3' '
 # not_yet NAME WHAT SUGGESTION: NAME.elf is refused, saying what it was built for
 not_yet() {
 	test_expect_code 125 "$RAPTOR" run $1.elf 2>err &&
-	echo "raptor: error: $1.elf: built for $2, which this raptor does not run yet (it runs m3, m4, m4f; $3)" >expect &&
+	echo "raptor: error: $1.elf: built for $2, which this raptor does not run yet (it runs m3, m4, m4f, m0plus; $3)" >expect &&
 	test_cmp expect err &&
 	test_expect_code 125 "$RAPTOR" record $1.elf -o rec.$1 2>err &&
 	grep "$1.elf: built for $2, which this raptor does not run yet" err &&
@@ -84,7 +92,6 @@ not_yet() {
 }
 
 test_expect_success 'ELFs built for cores that do not run yet are refused by name' '
-	not_yet m0plus "Cortex-M0+ (v6S-M)" "--cpu m3 runs it on a Cortex-M3" &&
 	not_yet m7 "Cortex-M7 (v7E-M, FPv5-D16)" "--force-cpu m4f runs it on a Cortex-M4F anyway" &&
 	not_yet m33 "Cortex-M33 (v8-M mainline, DSP, FPv5-SP)" "--force-cpu m4f runs it on a Cortex-M4F anyway"
 '
@@ -123,7 +130,7 @@ test_expect_success '--force-cpu runs it anyway, with a warning' '
 	test_expect_code 36 "$RAPTOR" run m4f.elf --force-cpu m4 2>err &&
 	grep "m4f.elf: built for Cortex-M4F (v7E-M, FPv4-SP); running it on a Cortex-M4 as --force-cpu says, though it has no FPU" err &&
 	test_expect_code 2 "$RAPTOR" run m4.elf --force-cpu m7 2>err &&
-	grep -- "--cpu m7: Cortex-M7 is not implemented yet (m3, m4, m4f are)" err
+	grep -- "--cpu m7: Cortex-M7 is not implemented yet (m3, m4, m4f, m0plus are)" err
 '
 
 test_expect_success 'a damaged attributes section: a warning, and the default' '
