@@ -105,18 +105,20 @@ bench-scale:
 	@bench/scale.sh $(BUILD) > bench/SCALE.md.new && mv bench/SCALE.md.new bench/SCALE.md
 
 # AddressSanitizer + UBSan over `make check`: every test, the long campaigns
-# (t0100 t0120 t0300 t0310 t0320) at 1 in ASAN_SAMPLE of their cases
-# (tests/lib.sh test_sample; ASAN_SAMPLE=1 for all of them), T="unit t0200 ..."
+# at 1 in ASAN_SAMPLE of their cases (tests/lib.sh test_sample; ASAN_SAMPLE=1
+# for all of them) and the QEMU differentials (t0100-t0103, whose programs the
+# other tests run under the sanitizers too) at 1 in ASAN_QEMU_SAMPLE, T="unit t0200 ..."
 # for a part of the suite (run-all.sh patterns). CI runs it after `make
 # check`. Reports go to files as well as failing the program (exit 86, also
 # under test_must_fail), and any report fails the target (docs/HARDENING.md).
 ASAN_LOG     = $(abspath build-asan)/sanitizer-reports
-ASAN_SAMPLE ?= 4
+ASAN_SAMPLE ?= 8
+ASAN_QEMU_SAMPLE ?= 16
 asan:
 	@rm -rf $(ASAN_LOG) && mkdir -p $(ASAN_LOG)
 	ASAN_OPTIONS=log_path=$(ASAN_LOG)/asan:exitcode=86:detect_leaks=1 \
 	UBSAN_OPTIONS=log_path=$(ASAN_LOG)/ubsan:halt_on_error=1:print_stacktrace=1:exitcode=86 \
-	RAPTOR_TEST_SAMPLE=$(ASAN_SAMPLE) \
+	RAPTOR_TEST_SAMPLE=$(ASAN_SAMPLE) RAPTOR_QEMU_SAMPLE=$(ASAN_QEMU_SAMPLE) \
 	$(MAKE) BUILD=build-asan OPT=-O1 FUZZ_BUILD=$(abspath $(FUZZ_BUILD)) \
 		SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" check
 	@if ls $(ASAN_LOG)/* >/dev/null 2>&1; then \

@@ -11,6 +11,8 @@
 # for the M0+) and on raptor;
 # tests/diff-qemu.sh compares the two traces as they stream. At least
 # MIN_PROGRAMS programs and MIN_INSNS instructions (scaled) must be compared.
+# RAPTOR_QEMU_SAMPLE, if set, samples the programs instead of
+# RAPTOR_TEST_SAMPLE (make asan samples these harder than the campaigns).
 
 # dsp-* programs are Cortex-M4 ones, fp-* Cortex-M4F (hard float, FP
 # registers compared too), v6m-* Cortex-M0+; the workloads say it in
@@ -26,6 +28,7 @@ cpu_of() {
 
 qemu_diff_suite() {
 	pick=$1 min_programs=$2 min_insns=$3
+	RAPTOR_TEST_SAMPLE=${RAPTOR_QEMU_SAMPLE:-${RAPTOR_TEST_SAMPLE:-}}
 
 	test_expect_success 'setup: the list of programs' '
 		{
