@@ -23,7 +23,7 @@
 #define CONSOLE_CHUNK 1024	/* text bytes per 'O' packet */
 #define MD_MAX_BYTES (1u << 20) /* monitor mdw/mdh/mdb */
 #define MON_MAX_ARGS 8
-#define XML_MAX 8192		     /* target.xml, the thread list */
+#define XML_MAX 16384		     /* target.xml, the thread list */
 #define MEM_MAX (RSP_PACKET_MAX / 2) /* bytes per `m` reply */
 #define WATCHPOINTS_TOLD 32	     /* qWatchpointSupportInfo: the replay has no limit */
 
@@ -84,8 +84,8 @@ struct gdbserver {
 	size_t clen; /* console text not sent yet */
 	uint8_t mem[MEM_MAX];
 
-	char xml[XML_MAX];
-	size_t xml_len;
+	char xml[XML_MAX], xml_lldb[XML_MAX]; /* target.xml for GDB, for LLDB (s->lldb) */
+	size_t xml_len, xml_lldb_len;
 };
 
 /* ---- helpers ----------------------------------------------------------- */
@@ -1441,7 +1441,10 @@ static void xfer(struct gdbserver *s, const char *a, const char *annex, const ch
 /* qXfer:features:read:target.xml:offset,length */
 static void pk_features(struct gdbserver *s, const char *a, size_t n)
 {
-	xfer(s, a, "target.xml", s->xml, s->xml_len);
+	if (s->lldb)
+		xfer(s, a, "target.xml", s->xml_lldb, s->xml_lldb_len);
+	else
+		xfer(s, a, "target.xml", s->xml, s->xml_len);
 }
 
 /* qXfer:exec-file:read:annex:offset,length : the ELF GDB loads symbols from */
@@ -1854,7 +1857,7 @@ static int make_pipe(int p[2])
 struct gdbserver *gdbserver_new(const struct rsp_target_ops *ops, void *target)
 {
 	struct gdbserver *s = calloc(1, sizeof(*s));
-	int i, n;
+	int i, n, k;
 
 	if (!s) {
 		error("gdbserver: out of memory (%zu bytes)", sizeof(*s));
@@ -1875,12 +1878,14 @@ struct gdbserver *gdbserver_new(const struct rsp_target_ops *ops, void *target)
 		goto fail;
 	}
 	s->nregs = ops->has_fp && ops->read_fp && ops->has_fp(target) ? RSP_NREGS_FP : RSP_NREGS;
-	n = rsp_tdesc_xml(s->xml, sizeof(s->xml), s->nregs == RSP_NREGS_FP);
-	if (n < 0) {
+	n = rsp_tdesc_xml(s->xml, sizeof(s->xml), s->nregs == RSP_NREGS_FP, 0);
+	k = rsp_tdesc_xml(s->xml_lldb, sizeof(s->xml_lldb), s->nregs == RSP_NREGS_FP, 1);
+	if (n < 0 || k < 0) {
 		error("gdbserver: target.xml longer than %d bytes", XML_MAX);
 		goto fail;
 	}
 	s->xml_len = (size_t)n;
+	s->xml_lldb_len = (size_t)k;
 	if (make_pipe(s->stop_pipe) || make_pipe(s->done_pipe))
 		goto fail;
 	return s;

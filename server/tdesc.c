@@ -52,10 +52,10 @@ const struct rsp_reg rsp_regs[RSP_NREGS_FP] = {
     {"fpscr", "fpscr", 32, 32, "int", "float", VFP, -1, NULL},
 };
 
-int rsp_tdesc_xml(char *buf, size_t size, int fp)
+int rsp_tdesc_xml(char *buf, size_t size, int fp, int lldb)
 {
 	const char *feature = NULL;
-	size_t n = 0;
+	size_t n = 0, off = 0;
 	int i, k;
 
 #define ADD(...)                                                                                   \
@@ -88,6 +88,21 @@ int rsp_tdesc_xml(char *buf, size_t size, int fp)
 		if (r->generic)
 			ADD(" generic=\"%s\"", r->generic);
 		ADD("/>\n");
+	}
+	/*
+	 * LLDB only: s0..s31 as parts of the d registers (value_regnums, and
+	 * the offset in the g packet: s2n+1 is dn's high word), so that LLDB
+	 * finds a float variable that DWARF puts in s15. It reads them from
+	 * the d registers, never with p.
+	 */
+	for (i = 0; fp && lldb && i < 32; i++) {
+		int d = RSP_REG_D0 + i / 2;
+
+		for (off = 0, k = 0; k < d; k++)
+			off += (size_t)rsp_regs[k].bits / 8;
+		ADD("<reg name=\"s%d\" bitsize=\"32\" regnum=\"%d\" type=\"ieee_single\" "
+		    "group=\"float\" value_regnums=\"%d\" offset=\"%zu\" dwarf_regnum=\"%d\"/>\n",
+		    i, RSP_NREGS_FP + i, d, off + 4 * (size_t)(i % 2), 64 + i);
 	}
 	ADD("</feature>\n</target>\n");
 #undef ADD

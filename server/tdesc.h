@@ -36,6 +36,12 @@
  * the VFP-v3 d registers) and the registers with a role say it (generic):
  * pc, sp, ra (lr), flags (xpsr) and fp (r7: Thumb code keeps its frame
  * pointer there, ARM code in r11). GDB ignores both attributes.
+ *
+ * LLDB (14) does not make s registers from the d ones, and GDB must not be
+ * given any: LLDB's target.xml (lldb = 1) adds s0..s31 after fpscr, each
+ * the half of a d register (LLDB's value_regnums and offset attributes),
+ * regnum 40..71 (never asked for: LLDB reads the d register), DWARF 64..95
+ * (the numbers gcc's DWARF gives single-precision registers).
  */
 #ifndef RAPTOR_SERVER_TDESC_H
 #define RAPTOR_SERVER_TDESC_H
@@ -66,10 +72,10 @@ extern const struct rsp_reg rsp_regs[RSP_NREGS_FP];
 
 /*
  * Write target.xml into buf (size bytes, NUL-terminated): the integer
- * registers, and with fp = 1 the FP ones too. Its length, or -1 when it
- * does not fit.
+ * registers, with fp = 1 the FP ones too, and with fp = 1 and lldb = 1
+ * LLDB's s0..s31 as well. Its length, or -1 when it does not fit.
  */
-int rsp_tdesc_xml(char *buf, size_t size, int fp) MUST_CHECK;
+int rsp_tdesc_xml(char *buf, size_t size, int fp, int lldb) MUST_CHECK;
 
 /*
  * The number of the register called name among the first nregs (RSP_NREGS,

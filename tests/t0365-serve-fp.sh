@@ -3,7 +3,7 @@
 test_description 'raptor serve: the FP registers of M4F recordings (s0..s31, d0..d15, fpscr) in GDB and LLDB, forward and reverse, against the ground truth'
 
 test_require "$RAPTOR" "$BUILD/truthq" "$BUILD/isatest/fp-random.elf" gdb-multiarch lldb \
-	arm-none-eabi-nm timeout
+	arm-none-eabi-nm arm-none-eabi-objcopy python3 timeout
 
 export TRUTHQ="$BUILD/truthq"
 
@@ -84,26 +84,30 @@ lldb_fp() {
 		-o "command source -e false -c false $1.lldb" >$1.out 2>&1
 }
 
-# The d registers and fpscr of both cores at each `monitor time` position:
-# what LLDB read ("K coreC dN 0xVALUE", K-th stop; LLDB may add a symbol
-# after a value that looks like an address) and what the truth says.
+# The FP registers of the cores LLDB showed (`thread select N`, or the one
+# that stopped) at each `monitor time` position: what LLDB read ("K coreC
+# REG 0xVALUE", K-th stop; LLDB may add a symbol after a value that looks
+# like an address) and what the truth says (for the cores in CORES).
 lldb_fp_got() {
 	awk '/^position [0-9]+ / { k++ }
 		/^\(lldb\) thread select / { core = $4 - 1 }
-		/^ +(d[0-9]+|fpscr) = 0x[0-9a-f]+( |$)/ { print k, "core" core, $1, $3 }' $1.out
+		/^ +(d[0-9]+|fpscr|s[0-9]+) = 0x[0-9a-f]+( |$)/ { print k, "core" core, $1, $3 }' $1.out
 }
 lldb_fp_want() {
 	k=0
 	for p in $(sed -n "s/^position \([0-9]*\) .*/\1/p" $1.out); do
 		k=$((k + 1))
-		"$TRUTHQ" $2 at $p --fp | awk -v k=$k '{
+		"$TRUTHQ" $2 at $p --fp | awk -v k=$k -v cores="${CORES:-0 1}" '{
+			if (index(" " cores " ", " " $2 " ") == 0) next
 			for (n = 0; n < 16; n++)
 				print k, "core" $2, "d" n, "0x" $(2 + 23 + 2 * n + 2) $(2 + 23 + 2 * n + 1)
-			print k, "core" $2, "fpscr", "0x" $NF }' || return 1
+			print k, "core" $2, "fpscr", "0x" $NF
+			for (n = 0; n < 32; n++)
+				print k, "core" $2, "s" n, "0x" $(2 + 23 + n + 1) }' || return 1
 	done
 }
 
-test_expect_success 'LLDB: register read d0..d15 and fpscr of both cores at breakpoint stops equal the truth' '
+test_expect_success 'LLDB: register read d0..d15, fpscr and s0..s31 of both cores at breakpoint stops equal the truth' '
 	port=$fpr_port &&
 	loop=$(arm-none-eabi-nm "$BUILD/isatest/fp-random.elf" | sed -n "s/^0*\([0-9a-f]*\) t loop\$/0x\1/p") &&
 	test -n "$loop" &&
@@ -121,12 +125,39 @@ test_expect_success 'LLDB: register read d0..d15 and fpscr of both cores at brea
 	{
 		lldb_fp_got lldb >got &&
 		lldb_fp_want lldb fpr >want &&
-		test $(wc -l <want) = $((5 * 2 * 17)) &&
+		test $(wc -l <want) = $((5 * 2 * 49)) &&
 		test_cmp want got &&
 		grep -c "^ *d[0-9]* = 0x[0-9a-f]*[1-9a-f][0-9a-f]*$" lldb.out >nonzero &&
 		test $(cat nonzero) -gt 10 &&
-		echo "# LLDB: $(wc -l <got) d and fpscr values at 5 stops, $(cat nonzero) d values not 0"
+		echo "# LLDB: $(wc -l <got) d, s and fpscr values at 5 stops, $(cat nonzero) d values not 0"
 	} || { cat lldb.out; tail -c 3000 lldb.rlog; return 1; }
+'
+
+# LLDB 14 spins in gdb-remote on an ELF with the hard-float calling
+# convention's build attribute (docs/GDB.md, "LLDB"): fpmath without them.
+test_expect_success 'LLDB, a hard-float C program (its ELF without build attributes): FP registers, a float local in s15' '
+	port=$fpm_port &&
+	mkdir fpm-lldb &&
+	arm-none-eabi-objcopy --remove-section .ARM.attributes fpm/program.elf fpm-lldb/program.elf &&
+	lldb_fp lldbc fpm-lldb <<-EOF &&
+	breakpoint set -f fpmath.c -l $(line "a[i][NL] = s / a[i][i];")
+	continue
+	continue
+	process plugin packet monitor time
+	thread select 1
+	register read -s 2
+	frame variable s
+	EOF
+	{
+		lldb_fp_got lldbc >got &&
+		CORES=0 lldb_fp_want lldbc fpm >want &&
+		test $(wc -l <want) = 49 &&
+		test_cmp want got &&
+		s15=$(awk "\$3 == \"s15\" { print \$4 }" got) &&
+		value=$(sed -n "s/^(float) s = //p" lldbc.out) &&
+		echo "# LLDB: frame variable s = $value, s15 = $s15" &&
+		python3 -c "import struct, sys; v = struct.unpack(\"<f\", struct.pack(\"<I\", int(sys.argv[1], 16)))[0]; sys.exit(abs(v - float(sys.argv[2])) > 1e-6 * abs(v))" $s15 "$value"
+	} || { cat lldbc.out; tail -c 3000 lldbc.rlog; return 1; }
 '
 
 test_expect_success 'the servers survived every session; the background index took over, FP registers equal' '

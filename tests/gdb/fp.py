@@ -131,9 +131,9 @@ def main():
               "%d:\n%s" % (name, rnum, off, layout))
     check(re.search(r"^ s0\s+\d+\s+0\s+\d+\s+4\s+float\s*$", layout, re.M),
           "s0 is not a pseudo register:\n" + layout)
-    say("%d core states compared (%d FP values, s0..s31, d0..d15 and fpscr), %d cores, "
-        "%d breakpoint stops forward and back" % (compared[0], compared[1],
-                                                   len(truth_fp(0)), len(stops)))
+    say("%d core states compared (%d FP values, s0..s31, d0..d15 and fpscr), cores: %d, "
+        "%d breakpoint stops forward and back" %
+        (compared[0], compared[1], len(truth_fp(0)), len(stops)))
 
 
 verdict(main)

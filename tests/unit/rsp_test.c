@@ -887,7 +887,7 @@ static void test_basics(struct gdbserver *srv)
 		char xml[8192], piece[64];
 		const char *got;
 		size_t off = 0;
-		int n = rsp_tdesc_xml(xml, sizeof(xml), 0), pieces = 0, ok = 1;
+		int n = rsp_tdesc_xml(xml, sizeof(xml), 0, 0), pieces = 0, ok = 1;
 
 		got = xchg(&c, "qXfer:features:read:target.xml:0,3fff");
 		tap_ok(got[0] == 'l' && n > 0 && !strcmp(got + 1, xml), "target.xml in one piece");
@@ -1595,14 +1595,14 @@ static void test_fp(void)
 	struct server_run r;
 	struct client c;
 	const char *got, *out, *rep;
-	char xml[8192], want[1024];
+	char xml[16384], want[1024];
 	int n;
 
 	/* has_fp saying 0: as a target without the ops */
 	fk_reset_all();
 	srv = gdbserver_new(&fk_fp_ops, NULL);
 	if (tap_ok(srv && !open_session(&c, &r, srv), "FP: a server whose has_fp says 0")) {
-		n = rsp_tdesc_xml(xml, sizeof(xml), 0);
+		n = rsp_tdesc_xml(xml, sizeof(xml), 0, 0);
 		got = xchg(&c, "qXfer:features:read:target.xml:0,3fff");
 		tap_ok(n > 0 && got[0] == 'l' && !strcmp(got + 1, xml),
 		       "has_fp 0: the integer target.xml");
@@ -1619,7 +1619,7 @@ static void test_fp(void)
 		gdbserver_free(srv);
 		return;
 	}
-	n = rsp_tdesc_xml(xml, sizeof(xml), 1);
+	n = rsp_tdesc_xml(xml, sizeof(xml), 1, 0);
 	got = xchg(&c, "qXfer:features:read:target.xml:0,3fff");
 	tap_ok(n > 0 && got[0] == 'l' && !strcmp(got + 1, xml), "FP: target.xml in one piece");
 	tap_ok(strstr(xml, "<reg name=\"control\" bitsize=\"32\" regnum=\"22\" type=\"int\" "
@@ -1635,9 +1635,9 @@ static void test_fp(void)
 	       "FP: org.gnu.gdb.arm.vfp after the integer features: d0..d15 (DWARF 256..271), "
 	       "fpscr; no s registers");
 	{
-		char t[8192];
+		char t[16384];
 
-		tap_ok(rsp_tdesc_xml(t, sizeof(t), 0) > 0 && !strncmp(xml, t, strlen(t) - 10),
+		tap_ok(rsp_tdesc_xml(t, sizeof(t), 0, 0) > 0 && !strncmp(xml, t, strlen(t) - 10),
 		       "FP: the integer part of target.xml unchanged");
 	}
 
@@ -1683,6 +1683,39 @@ static void test_fp(void)
 		   !strcmp(rep, "OK"),
 	       "FP: reg: d0..d15 and fpscr after control, numbered");
 	close_session(&c, &r, "FP");
+
+	/* LLDB's target.xml: s0..s31 too, as halves of the d registers */
+	if (tap_ok(!open_session(&c, &r, srv), "FP: an LLDB session")) {
+		reply_is(&c, "QListThreadsInStopReply", "OK");
+		n = rsp_tdesc_xml(xml, sizeof(xml), 1, 1);
+		got = xchg(&c, "qXfer:features:read:target.xml:0,3fff");
+		tap_ok(n > 0 && got[0] == 'l' && !strcmp(got + 1, xml),
+		       "FP, LLDB: its target.xml in one piece (%d bytes)", n);
+		tap_ok(strstr(xml,
+			      "<reg name=\"fpscr\" bitsize=\"32\" regnum=\"39\" type=\"int\" "
+			      "group=\"float\"/>\n"
+			      "<reg name=\"s0\" bitsize=\"32\" regnum=\"40\" type=\"ieee_single\" "
+			      "group=\"float\" value_regnums=\"23\" offset=\"92\" "
+			      "dwarf_regnum=\"64\"/>\n"
+			      "<reg name=\"s1\" bitsize=\"32\" regnum=\"41\" type=\"ieee_single\" "
+			      "group=\"float\" value_regnums=\"23\" offset=\"96\" "
+			      "dwarf_regnum=\"65\"/>\n") &&
+			   strstr(xml,
+				  "<reg name=\"s31\" bitsize=\"32\" regnum=\"71\" "
+				  "type=\"ieee_single\" group=\"float\" value_regnums=\"38\" "
+				  "offset=\"216\" dwarf_regnum=\"95\"/>\n</feature>\n</target>\n"),
+		       "FP, LLDB: s0..s31 after fpscr, halves of d0..d15 (offsets in g), DWARF "
+		       "64..95");
+		close_session(&c, &r, "FP, LLDB");
+	}
+	/* and the next GDB gets GDB's again */
+	if (tap_ok(!open_session(&c, &r, srv), "FP: a GDB session after it")) {
+		n = rsp_tdesc_xml(xml, sizeof(xml), 1, 0);
+		got = xchg(&c, "qXfer:features:read:target.xml:0,3fff");
+		tap_ok(n > 0 && got[0] == 'l' && !strcmp(got + 1, xml) && !strstr(xml, "\"s0\""),
+		       "FP: GDB's target.xml, no s registers");
+		close_session(&c, &r, "FP, GDB after LLDB");
+	}
 	gdbserver_free(srv);
 
 	/* the integer server's monitor knows no FP register */
