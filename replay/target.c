@@ -13,6 +13,9 @@
 #include "isa/model.h"
 #include "util/util.h"
 
+_Static_assert(RSP_NFPREGS == ISA_NFPREGS, "read_fp gives isa_cpu_get_fp's registers");
+_Static_assert(RSP_NREGS == ISA_NREGS, "read_regs gives enum isa_reg's registers");
+
 /* A break/watchpoint as GDB inserted it; counted, GDB may insert twice. */
 struct point {
 	enum rsp_point kind;
@@ -76,6 +79,38 @@ static int t_read_regs(void *t, int core, uint32_t vals[RSP_NREGS], uint8_t know
 		/* control flow only: the PC is all the recording knows */
 		known[i] = i == ISA_R_PC || rpl_regs_known(s->r);
 		vals[i] = known[i] ? isa_cpu_get(cpu, (enum isa_reg)i) : 0;
+	}
+	return 0;
+}
+
+/* The recording's core model has an FPU: the replay holds its registers. */
+static int t_has_fp(void *t)
+{
+	return isa_model_info(rpl_manifest(((struct rpl_target *)t)->r)->model)->fpu !=
+	       ISA_FPU_NONE;
+}
+
+static int t_read_fp(void *t, int core, uint32_t vals[RSP_NFPREGS], uint8_t known[RSP_NFPREGS],
+		     char *why)
+{
+	struct rpl_target *s = t;
+	uint32_t fp[ISA_NFPREGS];
+	unsigned n;
+
+	adopt(s);
+	if (core < 0 || core >= rpl_ncores(s->r)) {
+		set_why(why, "no core %d", core);
+		return -1;
+	}
+	n = isa_cpu_get_fp(rpl_cpu(s->r, core), fp);
+	if (n != RSP_NFPREGS) {
+		set_why(why, "core %d has no FP registers (%u of %d)", core, n, RSP_NFPREGS);
+		return -1;
+	}
+	for (int i = 0; i < RSP_NFPREGS; i++) {
+		/* control flow only: no register but the PC is known */
+		known[i] = rpl_regs_known(s->r);
+		vals[i] = known[i] ? fp[i] : 0;
 	}
 	return 0;
 }
@@ -213,6 +248,14 @@ static int same_view(struct rpl *n, struct rpl *o)
 			    isa_cpu_get(rpl_cpu(n, c), (enum isa_reg)i) !=
 				isa_cpu_get(rpl_cpu(o, c), (enum isa_reg)i))
 				return 0;
+		if (rpl_regs_known(o)) {
+			uint32_t fn[ISA_NFPREGS], fo[ISA_NFPREGS];
+			unsigned k = isa_cpu_get_fp(rpl_cpu(n, c), fn);
+
+			if (k != isa_cpu_get_fp(rpl_cpu(o, c), fo) ||
+			    memcmp(fn, fo, k * sizeof(fn[0])))
+				return 0;
+		}
 	}
 	return 1;
 }
@@ -579,6 +622,8 @@ static int t_monitor(void *t, const char *cmd, out_fn *out, void *ctx, char *why
 const struct rsp_target_ops rpl_target_ops = {
     .ncores = t_ncores,
     .read_regs = t_read_regs,
+    .has_fp = t_has_fp,
+    .read_fp = t_read_fp,
     .read_mem = t_read_mem,
     .point = t_point,
     .resume = t_resume,

@@ -23,7 +23,7 @@
 #define CONSOLE_CHUNK 1024	/* text bytes per 'O' packet */
 #define MD_MAX_BYTES (1u << 20) /* monitor mdw/mdh/mdb */
 #define MON_MAX_ARGS 8
-#define XML_MAX 4096		     /* target.xml, the thread list */
+#define XML_MAX 16384		     /* target.xml, the thread list */
 #define MEM_MAX (RSP_PACKET_MAX / 2) /* bytes per `m` reply */
 #define WATCHPOINTS_TOLD 32	     /* qWatchpointSupportInfo: the replay has no limit */
 
@@ -48,6 +48,7 @@ struct gdbserver {
 	const struct rsp_target_ops *ops;
 	void *t;
 	int ncores;
+	int nregs; /* registers shown: RSP_NREGS, RSP_NREGS_FP with an FPU (ops->has_fp) */
 	FILE *log;
 	int lfd, port;
 	int stop_pipe[2]; /* gdbserver_stop() writes a byte, nobody reads it */
@@ -83,8 +84,8 @@ struct gdbserver {
 	size_t clen; /* console text not sent yet */
 	uint8_t mem[MEM_MAX];
 
-	char xml[XML_MAX];
-	size_t xml_len;
+	char xml[XML_MAX], xml_lldb[XML_MAX]; /* target.xml for GDB, for LLDB (s->lldb) */
+	size_t xml_len, xml_lldb_len;
 };
 
 /* ---- helpers ----------------------------------------------------------- */
@@ -215,6 +216,38 @@ static const char *why(struct gdbserver *s)
 {
 	s->why[RSP_WHY_MAX - 1] = 0;
 	return s->why[0] ? s->why : "no reason given";
+}
+
+/*
+ * Every register of core the server shows (s->nregs, tdesc.h's numbers):
+ * v[i] and known[i]; a d register is the pair of s registers it holds (s2n
+ * the low word, s2n+1 the high one), known when both are. 0 / -1 (s->why).
+ */
+static int read_regs(struct gdbserver *s, int core, uint64_t v[RSP_NREGS_FP],
+		     uint8_t known[RSP_NREGS_FP])
+{
+	uint32_t w[RSP_NREGS] = {0}, f[RSP_NFPREGS] = {0};
+	uint8_t kw[RSP_NREGS] = {0}, kf[RSP_NFPREGS] = {0};
+	int i;
+
+	s->why[0] = 0;
+	if (s->ops->read_regs(s->t, core, w, kw, s->why))
+		return -1;
+	for (i = 0; i < RSP_NREGS; i++) {
+		v[i] = w[i];
+		known[i] = kw[i];
+	}
+	if (s->nregs == RSP_NREGS)
+		return 0;
+	if (s->ops->read_fp(s->t, core, f, kf, s->why))
+		return -1;
+	for (i = 0; i < 16; i++) {
+		v[RSP_REG_D0 + i] = f[2 * i] | (uint64_t)f[2 * i + 1] << 32;
+		known[RSP_REG_D0 + i] = kf[2 * i] && kf[2 * i + 1];
+	}
+	v[RSP_REG_FPSCR] = f[32];
+	known[RSP_REG_FPSCR] = kf[32];
+	return 0;
 }
 
 /* ---- the reply ----------------------------------------------------------- */
@@ -780,17 +813,18 @@ static int mon_targets(struct gdbserver *s, int argc, char **argv)
 	return 0;
 }
 
-static void print_reg(struct gdbserver *s, int i, const uint32_t *v, const uint8_t *known,
+static void print_reg(struct gdbserver *s, int i, const uint64_t *v, const uint8_t *known,
 		      int numbered)
 {
 	const struct rsp_reg *r = &rsp_regs[i];
 	int bits = r->ocd_bits;
-	uint32_t mask = bits >= 32 ? UINT32_MAX : (1u << bits) - 1;
+	uint64_t mask = bits >= 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
 
 	if (numbered)
 		con_printf(s, "(%d) ", i);
 	if (known[i])
-		con_printf(s, "%s (/%d): 0x%0*x\n", r->ocd_name, bits, (bits + 3) / 4, v[i] & mask);
+		con_printf(s, "%s (/%d): 0x%0*llx\n", r->ocd_name, bits, (bits + 3) / 4,
+			   (unsigned long long)(v[i] & mask));
 	else
 		con_printf(s, "%s (/%d): unknown at this position\n", r->ocd_name, bits);
 }
@@ -798,21 +832,20 @@ static void print_reg(struct gdbserver *s, int i, const uint32_t *v, const uint8
 /* reg [NAME]: the current core's registers, OpenOCD's format */
 static int mon_reg(struct gdbserver *s, int argc, char **argv)
 {
-	uint32_t v[RSP_NREGS];
-	uint8_t known[RSP_NREGS] = {0};
+	uint64_t v[RSP_NREGS_FP];
+	uint8_t known[RSP_NREGS_FP] = {0};
 	int tid = gen_tid(s), i;
 
 	if (argc > 2) {
 		con_printf(s, "raptor: reg: registers are read-only in a replay\n");
 		return -1;
 	}
-	i = argc == 2 ? rsp_reg_find(argv[1]) : 0;
+	i = argc == 2 ? rsp_reg_find(argv[1], s->nregs) : 0;
 	if (i < 0) {
 		con_printf(s, "raptor: reg: no register '%s'\n", argv[1]);
 		return -1;
 	}
-	s->why[0] = 0;
-	if (s->ops->read_regs(s->t, tid - 1, v, known, s->why)) {
+	if (read_regs(s, tid - 1, v, known)) {
 		con_printf(s, "raptor: reg: core %d: %s\n", tid - 1, why(s));
 		return -1;
 	}
@@ -821,7 +854,7 @@ static int mon_reg(struct gdbserver *s, int argc, char **argv)
 		return 0;
 	}
 	con_printf(s, "===== arm v7m registers, core %d (GDB thread %d)\n", tid - 1, tid);
-	for (i = 0; i < RSP_NREGS; i++)
+	for (i = 0; i < s->nregs; i++)
 		print_reg(s, i, v, known, 1);
 	return 0;
 }
@@ -961,55 +994,54 @@ static void pk_write(struct gdbserver *s, const char *a, size_t n)
 	rep_str(s, read_only);
 }
 
-/* g : every register of the Hg thread, unknown ones as xxxxxxxx */
+/* Register i as target.xml sizes it, little endian; unknown: xx for each byte. */
+static void rep_reg(struct gdbserver *s, int i, const uint64_t *v, const uint8_t *known)
+{
+	int k, bytes = rsp_regs[i].bits / 8;
+	uint8_t le[8];
+
+	for (k = 0; k < bytes; k++)
+		le[k] = (uint8_t)(v[i] >> 8 * k);
+	if (known[i])
+		rep_hex(s, le, (size_t)bytes);
+	else
+		rep_str(s, "xxxxxxxxxxxxxxxx" + 16 - 2 * bytes);
+}
+
+/* g : every register of the Hg thread, unknown ones as xx bytes */
 static void pk_read_regs(struct gdbserver *s, const char *a, size_t n)
 {
-	uint32_t v[RSP_NREGS];
-	uint8_t known[RSP_NREGS] = {0};
+	uint64_t v[RSP_NREGS_FP];
+	uint8_t known[RSP_NREGS_FP] = {0};
 	int i, tid = gen_tid(s);
 
-	s->why[0] = 0;
-	if (s->ops->read_regs(s->t, tid - 1, v, known, s->why)) {
+	if (read_regs(s, tid - 1, v, known)) {
 		note(s, "registers of core %d: %s", tid - 1, why(s));
 		rep_err(s, 1);
 		return;
 	}
-	for (i = 0; i < RSP_NREGS; i++) {
-		uint8_t le[4] = {(uint8_t)v[i], (uint8_t)(v[i] >> 8), (uint8_t)(v[i] >> 16),
-				 (uint8_t)(v[i] >> 24)};
-
-		if (known[i])
-			rep_hex(s, le, 4);
-		else
-			rep_str(s, "xxxxxxxx");
-	}
+	for (i = 0; i < s->nregs; i++)
+		rep_reg(s, i, v, known);
 }
 
 /* p n : one register */
 static void pk_read_reg(struct gdbserver *s, const char *a, size_t n)
 {
-	uint32_t v[RSP_NREGS], r;
-	uint8_t known[RSP_NREGS] = {0};
+	uint64_t v[RSP_NREGS_FP];
+	uint8_t known[RSP_NREGS_FP] = {0};
+	uint32_t r;
 	int tid = gen_tid(s);
 
-	if (parse_hex(&a, &r) || *a || r >= RSP_NREGS) {
+	if (parse_hex(&a, &r) || *a || r >= (uint32_t)s->nregs) {
 		rep_err(s, 1);
 		return;
 	}
-	s->why[0] = 0;
-	if (s->ops->read_regs(s->t, tid - 1, v, known, s->why)) {
+	if (read_regs(s, tid - 1, v, known)) {
 		note(s, "registers of core %d: %s", tid - 1, why(s));
 		rep_err(s, 1);
 		return;
 	}
-	if (known[r]) {
-		uint8_t le[4] = {(uint8_t)v[r], (uint8_t)(v[r] >> 8), (uint8_t)(v[r] >> 16),
-				 (uint8_t)(v[r] >> 24)};
-
-		rep_hex(s, le, 4);
-	} else {
-		rep_str(s, "xxxxxxxx");
-	}
+	rep_reg(s, (int)r, v, known);
 }
 
 /* m addr,len : memory as hex; the known prefix if it is partly unknown (LLDB: E01) */
@@ -1409,7 +1441,10 @@ static void xfer(struct gdbserver *s, const char *a, const char *annex, const ch
 /* qXfer:features:read:target.xml:offset,length */
 static void pk_features(struct gdbserver *s, const char *a, size_t n)
 {
-	xfer(s, a, "target.xml", s->xml, s->xml_len);
+	if (s->lldb)
+		xfer(s, a, "target.xml", s->xml_lldb, s->xml_lldb_len);
+	else
+		xfer(s, a, "target.xml", s->xml, s->xml_len);
 }
 
 /* qXfer:exec-file:read:annex:offset,length : the ELF GDB loads symbols from */
@@ -1822,7 +1857,7 @@ static int make_pipe(int p[2])
 struct gdbserver *gdbserver_new(const struct rsp_target_ops *ops, void *target)
 {
 	struct gdbserver *s = calloc(1, sizeof(*s));
-	int i, n;
+	int i, n, k;
 
 	if (!s) {
 		error("gdbserver: out of memory (%zu bytes)", sizeof(*s));
@@ -1842,12 +1877,15 @@ struct gdbserver *gdbserver_new(const struct rsp_target_ops *ops, void *target)
 		error("gdbserver: the target has %d cores (1 to 8 allowed)", s->ncores);
 		goto fail;
 	}
-	n = rsp_tdesc_xml(s->xml, sizeof(s->xml));
-	if (n < 0) {
+	s->nregs = ops->has_fp && ops->read_fp && ops->has_fp(target) ? RSP_NREGS_FP : RSP_NREGS;
+	n = rsp_tdesc_xml(s->xml, sizeof(s->xml), s->nregs == RSP_NREGS_FP, 0);
+	k = rsp_tdesc_xml(s->xml_lldb, sizeof(s->xml_lldb), s->nregs == RSP_NREGS_FP, 1);
+	if (n < 0 || k < 0) {
 		error("gdbserver: target.xml longer than %d bytes", XML_MAX);
 		goto fail;
 	}
 	s->xml_len = (size_t)n;
+	s->xml_lldb_len = (size_t)k;
 	if (make_pipe(s->stop_pipe) || make_pipe(s->done_pipe))
 		goto fail;
 	return s;

@@ -85,6 +85,10 @@
  *                            stop: LLDB numbers threads in the order it hears
  *                            of them, so its thread #N is then core N-1
  *   qWatchpointSupportInfo   num:32; (the replay has no limit; LLDB wants one)
+ *   qXfer:features:read      with an FPU, target.xml adds s0..s31 for LLDB
+ *                            (server/tdesc.h), which it does not make from
+ *                            d0..d15 itself as GDB does (and GDB must not
+ *                            see them)
  * An `m` range that is partly unknown gets E01 in an LLDB session, not its
  * known prefix: LLDB 14 takes a short reply to its 512-byte cache-line
  * reads for a short line, then writes outside its buffer and crashes.

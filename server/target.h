@@ -7,7 +7,9 @@
  * Cores are numbered 0..ncores-1 here; the server maps them to GDB thread
  * ids 1..ncores. Registers use OpenOCD's numbering for ARMv7-M (r0..r12,
  * sp 13, lr 14, pc 15, xpsr 16, msp 17, psp 18, primask 19, basepri 20,
- * faultmask 21, control 22), the same as enum isa_reg.
+ * faultmask 21, control 22), the same as enum isa_reg. The FP registers of
+ * cores with an FPU are s0..s31 then FPSCR (RSP_NFPREGS words, the order of
+ * isa_cpu_get_fp); the server shows them to GDB as d0..d15 and fpscr.
  *
  * Every call is made from the server's one thread except interrupt(),
  * which may come from another thread (or a signal handler) while resume()
@@ -21,7 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define RSP_NREGS 23 /* r0..r15, xpsr, msp, psp, primask, basepri, faultmask, control */
+#define RSP_NREGS 23   /* r0..r15, xpsr, msp, psp, primask, basepri, faultmask, control */
+#define RSP_NFPREGS 33 /* s0..s31, fpscr */
 #define RSP_WHY_MAX 256
 
 enum rsp_point {
@@ -67,6 +70,20 @@ struct rsp_target_ops {
 	 */
 	int (*read_regs)(void *t, int core, uint32_t vals[RSP_NREGS], uint8_t known[RSP_NREGS],
 			 char *why);
+	/*
+	 * Optional (the op NULL, or returning 0: GDB is not told of FP
+	 * registers): 1 when the cores have an FPU whose registers read_fp
+	 * gives (FPv4-SP, FPv5: s0..s31 and FPSCR). Asked once, by
+	 * gdbserver_new(): it must not change.
+	 */
+	int (*has_fp)(void *t);
+	/*
+	 * With has_fp: core's FP registers at the current position, s0..s31
+	 * then FPSCR in vals, and known[i] as read_regs says it (0: the
+	 * recording cannot tell). 0 / -1.
+	 */
+	int (*read_fp)(void *t, int core, uint32_t vals[RSP_NFPREGS], uint8_t known[RSP_NFPREGS],
+		       char *why);
 	/*
 	 * Memory as it was at the current position, as core sees it: 0 with
 	 * all len bytes in buf, -1 when any byte is unknown or unmapped (why

@@ -10,6 +10,9 @@
  *
  *   truthq REC at P            every core's registers at position P, a line
  *                              per core: "core C r0 r1 ... control" in hex
+ *   truthq REC at P --fp       ... and then the core's FP registers on the
+ *                              same line: "... control s0 .. s31 fpscr" (a
+ *                              core without them in the truth: an error)
  *   truthq REC stores ADDR LEN every store overlapping [ADDR, ADDR+LEN):
  *   truthq REC loads ADDR LEN  every load ...  one line each:
  *                              "P core C pc PC addr A size N value V"
@@ -28,7 +31,25 @@
 #include "streams/truth.h"
 
 static const char usage[] =
-	"usage: truthq REC at POSITION | stores ADDR LEN | loads ADDR LEN | execs PC | trace | end\n";
+    "usage: truthq REC at POSITION [--fp] | stores ADDR LEN | loads ADDR LEN | execs PC |\n"
+    "              trace | end\n";
+
+static const char help[] =
+    "truthq: questions to a recording's ground truth (REC/truth.gz)\n"
+    "  at POSITION      every core's registers at POSITION, a line per core:\n"
+    "                   \"core C r0 .. r12 sp lr pc xpsr msp psp primask basepri\n"
+    "                   faultmask control\", in hex\n"
+    "  at POSITION --fp the same lines, each followed by the core's FP registers:\n"
+    "                   \"... control s0 .. s31 fpscr\" (raw bits, hex); an error\n"
+    "                   when a core has none in the truth (no FPU)\n"
+    "  stores ADDR LEN  every store overlapping [ADDR, ADDR+LEN): \"P core C pc PC\n"
+    "                   addr A size N value V\"\n"
+    "  loads ADDR LEN   every load, the same way\n"
+    "  execs PC         every retirement of the instruction at PC: \"P core C insn N\"\n"
+    "  trace            every instruction executed, in global order: \"core pc\"\n"
+    "  end              the last position\n"
+    "A position counts the instructions all cores retired; the state at P is the\n"
+    "one right after the P-th.\n";
 
 struct pending {
 	int n;
@@ -51,20 +72,29 @@ int main(int argc, char **argv)
 	struct st_truth_rec rec;
 	static struct pending pend[ST_TRUTH_MAX_CORES];
 	static uint32_t regs[ST_TRUTH_MAX_CORES][ISA_NREGS];
+	static uint32_t fp[ST_TRUTH_MAX_CORES][ISA_NFPREGS];
+	static int has_fp[ST_TRUTH_MAX_CORES];
+	int want_fp = 0, bad = 0;
 	static unsigned long long own[ST_TRUTH_MAX_CORES];
 	unsigned long long pos = 0, at = 0, addr = 0, len = 0, pc = 0;
 	const char *q;
 	char path[4096];
 	int k;
 
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		fputs(usage, stdout);
+		fputs(help, stdout);
+		return 0;
+	}
 	if (argc < 3) {
 		fputs(usage, stderr);
 		return 2;
 	}
 	q = argv[2];
-	if (!strcmp(q, "at") && argc == 4)
+	if (!strcmp(q, "at") && (argc == 4 || (argc == 5 && !strcmp(argv[4], "--fp")))) {
 		at = strtoull(argv[3], NULL, 0);
-	else if ((!strcmp(q, "stores") || !strcmp(q, "loads")) && argc == 5) {
+		want_fp = argc == 5;
+	} else if ((!strcmp(q, "stores") || !strcmp(q, "loads")) && argc == 5) {
 		addr = strtoull(argv[3], NULL, 0);
 		len = strtoull(argv[4], NULL, 0);
 	} else if (!strcmp(q, "execs") && argc == 4)
@@ -91,6 +121,9 @@ int main(int argc, char **argv)
 			if (!strcmp(q, "at") && pos == at && rec.type != ST_TRUTH_RESET)
 				break;
 			memcpy(regs[c], rec.regs, sizeof(regs[c]));
+			has_fp[c] = rec.has_fp;
+			if (rec.has_fp)
+				memcpy(fp[c], rec.fp, sizeof(fp[c]));
 		}
 		if (rec.type == ST_TRUTH_INSN && !strcmp(q, "trace"))
 			printf("%d %08x\n", c, rec.pc);
@@ -129,9 +162,17 @@ int main(int argc, char **argv)
 			printf("core %d", c);
 			for (int i = 0; i < ISA_NREGS; i++)
 				printf(" %08x", regs[c][i]);
+			for (int i = 0; want_fp && has_fp[c] && i < ISA_NFPREGS; i++)
+				printf(" %08x", fp[c][i]);
 			putchar('\n');
+			if (want_fp && !has_fp[c]) {
+				fprintf(stderr,
+					"truthq: %s: core %d has no FP registers in the truth\n",
+					path, c);
+				bad = 1;
+			}
 		}
 	}
 	st_truth_close_reader(tr);
-	return 0;
+	return bad;
 }

@@ -2,9 +2,10 @@
  * fuzz_rsp: the GDB remote protocol server (server/rsp.c's framing and
  * server/gdbserver.c's dispatcher, monitor commands and resume with its
  * watcher thread) on arbitrary client bytes, against a fake target like
- * tests/unit/rsp_test.c's: cores whose registers and memory are functions
- * of a position, a hole of unknown memory, break- and watchpoints kept,
- * resume moving the position and reporting hits, ends, failures, exits.
+ * tests/unit/rsp_test.c's: cores whose registers (FP ones too) and
+ * memory are functions of a position, a hole of unknown memory, break- and
+ * watchpoints kept, resume moving the position and reporting hits, ends,
+ * failures, exits.
  *
  * Input: the bytes a client sends. A new server serves one session on a
  * socketpair; a client thread writes the input followed by two "$k#6b"
@@ -71,6 +72,25 @@ static int fk_read_regs(void *t, int core, uint32_t *v, uint8_t *known, char *wh
 		v[i] = i == 15 ? FK_FLASH + 2u * (uint32_t)fk.pos
 			       : (uint32_t)core << 24 | (uint32_t)fk.pos << 8 | (uint32_t)i;
 		known[i] = i != 12;
+	}
+	return 0;
+}
+
+/* An FPU: d registers and fpscr in g, p and monitor reg; s5 (so d2) unknown. */
+static int fk_has_fp(void *t)
+{
+	return 1;
+}
+
+static int fk_read_fp(void *t, int core, uint32_t *v, uint8_t *known, char *why)
+{
+	if (core < 0 || core >= FK_CORES) {
+		snprintf(why, RSP_WHY_MAX, "no core %d", core);
+		return -1;
+	}
+	for (int i = 0; i < RSP_NFPREGS; i++) {
+		v[i] = (uint32_t)core << 24 | (uint32_t)fk.pos << 8 | 0x80u | (uint32_t)i;
+		known[i] = i != 5;
 	}
 	return 0;
 }
@@ -235,6 +255,8 @@ static const char *fk_exec_file(void *t)
 static const struct rsp_target_ops fk_ops = {
     .ncores = fk_ncores,
     .read_regs = fk_read_regs,
+    .has_fp = fk_has_fp,
+    .read_fp = fk_read_fp,
     .read_mem = fk_read_mem,
     .point = fk_point,
     .resume = fk_resume,

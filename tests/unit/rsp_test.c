@@ -68,6 +68,7 @@ struct fake {
 	const char *exec; /* exec_file() */
 	const char *arch; /* llvm_arch() */
 	int hide_psp;	  /* psp of core 2 unknown (GDB 13 then cannot step core 2) */
+	int fpu;	  /* has_fp() (fk_fp_ops only) */
 };
 
 static struct fake fk;
@@ -304,9 +305,59 @@ static const char *fk_llvm_arch(void *t)
 	return fk.arch;
 }
 
+/*
+ * The FP registers of fk_fp_ops: s[i] = core << 24 | pos << 8 | 0x80 + i,
+ * fpscr core << 24 | pos << 8 | 0xff; s5 is unknown (so d2 is), and all of
+ * them at positions past FK_END / 2.
+ */
+static uint32_t fk_fp(int core, int pos, int i)
+{
+	return (uint32_t)core << 24 | (uint32_t)pos << 8 | (i == 32 ? 0xffu : 0x80u + (uint32_t)i);
+}
+
+static int fk_fp_known(int pos, int i)
+{
+	return i != 5 && pos <= FK_END / 2;
+}
+
+static int fk_has_fp(void *t)
+{
+	return fk.fpu;
+}
+
+static int fk_read_fp(void *t, int core, uint32_t *v, uint8_t *known, char *why)
+{
+	if (core < 0 || core >= FK_CORES) {
+		snprintf(why, RSP_WHY_MAX, "no core %d", core);
+		return -1;
+	}
+	for (int i = 0; i < RSP_NFPREGS; i++) {
+		v[i] = fk_fp(core, fk.pos, i);
+		known[i] = fk_fp_known(fk.pos, i);
+	}
+	return 0;
+}
+
 static const struct rsp_target_ops fk_ops = {
     .ncores = fk_ncores,
     .read_regs = fk_read_regs,
+    .read_mem = fk_read_mem,
+    .point = fk_point,
+    .resume = fk_resume,
+    .interrupt = fk_interrupt,
+    .reset = fk_reset,
+    .monitor = fk_monitor,
+    .position = fk_position,
+    .exec_file = fk_exec_file,
+    .llvm_arch = fk_llvm_arch,
+};
+
+/* The same target with FP registers (when fk.fpu is set as the server is made). */
+static const struct rsp_target_ops fk_fp_ops = {
+    .ncores = fk_ncores,
+    .read_regs = fk_read_regs,
+    .has_fp = fk_has_fp,
+    .read_fp = fk_read_fp,
     .read_mem = fk_read_mem,
     .point = fk_point,
     .resume = fk_resume,
@@ -833,10 +884,10 @@ static void test_basics(struct gdbserver *srv)
 
 	/* target.xml, whole and in pieces */
 	{
-		char xml[4096], piece[64];
+		char xml[8192], piece[64];
 		const char *got;
 		size_t off = 0;
-		int n = rsp_tdesc_xml(xml, sizeof(xml)), pieces = 0, ok = 1;
+		int n = rsp_tdesc_xml(xml, sizeof(xml), 0, 0), pieces = 0, ok = 1;
 
 		got = xchg(&c, "qXfer:features:read:target.xml:0,3fff");
 		tap_ok(got[0] == 'l' && n > 0 && !strcmp(got + 1, xml), "target.xml in one piece");
@@ -883,6 +934,8 @@ static void test_basics(struct gdbserver *srv)
 				       "dwarf_regnum=\"15\" generic=\"pc\"/>") &&
 			   strstr(xml, "regnum=\"17\" type=\"data_ptr\" group=\"system\"/>"),
 		       "target.xml: LLDB's DWARF numbers and roles (r7 the frame pointer)");
+		tap_ok(!strstr(xml, "arm.vfp") && !strstr(xml, "fpscr"),
+		       "target.xml without an FPU: no FP registers");
 		reply_is(&c, "qXfer:features:read:other.xml:0,fff", "E01");
 		reply_is(&c, "qXfer:features:read:target.xml:zz,fff", "E01");
 	}
@@ -1507,6 +1560,179 @@ static void *drain_main(void *arg)
 }
 
 /* Thousands of random, mostly malformed packets: the server answers a sane one after. */
+/* ---- FP registers ------------------------------------------------------------------ */
+
+/* The hex of a g reply's FP part: d0..d15, fpscr. */
+static const char *fp_hex(int core, int pos)
+{
+	static char out[(16 * 8 + 4) * 2 + 1];
+	size_t n = 0;
+
+	for (int d = 0; d < 17; d++) {
+		int lo = 2 * d, bytes = d < 16 ? 8 : 4;
+
+		if (d == 16)
+			lo = 32;
+		if (!fk_fp_known(pos, lo) || (d < 16 && !fk_fp_known(pos, lo + 1))) {
+			memset(out + n, 'x', 2 * (size_t)bytes);
+			n += 2 * (size_t)bytes;
+			continue;
+		}
+		for (int k = 0; k < bytes; k++) {
+			uint32_t w = fk_fp(core, pos, lo + k / 4);
+
+			snprintf(out + n, 3, "%02x", w >> 8 * (k % 4) & 255);
+			n += 2;
+		}
+	}
+	out[n] = 0;
+	return out;
+}
+
+static void test_fp(void)
+{
+	struct gdbserver *srv;
+	struct server_run r;
+	struct client c;
+	const char *got, *out, *rep;
+	char xml[16384], want[1024];
+	int n;
+
+	/* has_fp saying 0: as a target without the ops */
+	fk_reset_all();
+	srv = gdbserver_new(&fk_fp_ops, NULL);
+	if (tap_ok(srv && !open_session(&c, &r, srv), "FP: a server whose has_fp says 0")) {
+		n = rsp_tdesc_xml(xml, sizeof(xml), 0, 0);
+		got = xchg(&c, "qXfer:features:read:target.xml:0,3fff");
+		tap_ok(n > 0 && got[0] == 'l' && !strcmp(got + 1, xml),
+		       "has_fp 0: the integer target.xml");
+		reply_is(&c, "g", regs_hex(0, 0));
+		reply_is(&c, "p17", "E01");
+		close_session(&c, &r, "has_fp 0");
+	}
+	gdbserver_free(srv);
+
+	fk_reset_all();
+	fk.fpu = 1;
+	srv = gdbserver_new(&fk_fp_ops, NULL);
+	if (!tap_ok(srv && !open_session(&c, &r, srv), "FP: a server with FP registers")) {
+		gdbserver_free(srv);
+		return;
+	}
+	n = rsp_tdesc_xml(xml, sizeof(xml), 1, 0);
+	got = xchg(&c, "qXfer:features:read:target.xml:0,3fff");
+	tap_ok(n > 0 && got[0] == 'l' && !strcmp(got + 1, xml), "FP: target.xml in one piece");
+	tap_ok(strstr(xml, "<reg name=\"control\" bitsize=\"32\" regnum=\"22\" type=\"int\" "
+			   "group=\"system\"/>\n</feature>\n"
+			   "<feature name=\"org.gnu.gdb.arm.vfp\">\n"
+			   "<reg name=\"d0\" bitsize=\"64\" regnum=\"23\" type=\"ieee_double\" "
+			   "group=\"float\" dwarf_regnum=\"256\"/>\n") &&
+		   strstr(xml, "<reg name=\"d15\" bitsize=\"64\" regnum=\"38\" "
+			       "type=\"ieee_double\" group=\"float\" dwarf_regnum=\"271\"/>\n"
+			       "<reg name=\"fpscr\" bitsize=\"32\" regnum=\"39\" type=\"int\" "
+			       "group=\"float\"/>\n</feature>\n</target>\n") &&
+		   !strstr(xml, "name=\"s0\""),
+	       "FP: org.gnu.gdb.arm.vfp after the integer features: d0..d15 (DWARF 256..271), "
+	       "fpscr; no s registers");
+	{
+		char t[16384];
+
+		tap_ok(rsp_tdesc_xml(t, sizeof(t), 0, 0) > 0 && !strncmp(xml, t, strlen(t) - 10),
+		       "FP: the integer part of target.xml unchanged");
+	}
+
+	/* g: the 23 words, then d0..d15 (s2n low, s2n+1 high) and fpscr; d2 holds unknown s5 */
+	fk.pos = 9;
+	reply_is(&c, "Hg2", "OK");
+	snprintf(want, sizeof(want), "%s", regs_hex(1, 9));
+	snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s", fp_hex(1, 9));
+	reply_is(&c, "g", want);
+	tap_is_int((int)strlen(want), 2 * (23 * 4 + 16 * 8 + 4), "FP: g is 224 bytes");
+	reply_is(&c, "p17", "8009000181090001"); /* d0 = s1:s0 of core 1 at 9 */
+	reply_is(&c, "p18", "8209000183090001"); /* d1 */
+	reply_is(&c, "p19", "xxxxxxxxxxxxxxxx"); /* d2: s5 unknown */
+	reply_is(&c, "p26", "9e0900019f090001"); /* d15 = s31:s30 */
+	reply_is(&c, "p27", "ff090001");	 /* fpscr */
+	reply_is(&c, "p28", "E01");
+	reply_is(&c, "p10", "10090001"); /* xpsr, as before */
+	/* unknown: every FP register */
+	fk.pos = FK_END / 2 + 1;
+	reply_is(&c, "p17", "xxxxxxxxxxxxxxxx");
+	reply_is(&c, "p27", "xxxxxxxx");
+	got = xchg(&c, "g");
+	tap_ok(strlen(got) == 448 && strspn(got + 184, "x") == 264,
+	       "FP: g with the FP registers unknown: xx for each of their bytes");
+	fk.pos = 9;
+	/* writes refused as for the integer registers */
+	reply_is(&c, "P17=0000000000000000", "E.replay is read-only");
+	reply_is(&c, "P27=00000000", "E.replay is read-only");
+
+	/* monitor reg */
+	out = monitor(&c, "reg d1", &rep);
+	is_str(out, "d1 (/64): 0x0100098301000982\n", "FP: reg d1, 64 bits");
+	out = monitor(&c, "reg FPSCR", &rep);
+	is_str(out, "fpscr (/32): 0x010009ff\n", "FP: reg FPSCR");
+	out = monitor(&c, "reg 25", &rep);
+	is_str(out, "d2 (/64): unknown at this position\n", "FP: reg 25 (d2): unknown");
+	out = monitor(&c, "reg 40", &rep);
+	tap_ok(strstr(out, "no register '40'") && !strcmp(rep, "E01"), "FP: reg 40: none");
+	out = monitor(&c, "reg", &rep);
+	tap_ok(strstr(out, "(22) control (/3): 0x6\n(23) d0 (/64): 0x0100098101000980\n") &&
+		   strstr(out, "(38) d15 (/64): 0x0100099f0100099e\n"
+			       "(39) fpscr (/32): 0x010009ff\n") &&
+		   !strcmp(rep, "OK"),
+	       "FP: reg: d0..d15 and fpscr after control, numbered");
+	close_session(&c, &r, "FP");
+
+	/* LLDB's target.xml: s0..s31 too, as halves of the d registers */
+	if (tap_ok(!open_session(&c, &r, srv), "FP: an LLDB session")) {
+		reply_is(&c, "QListThreadsInStopReply", "OK");
+		n = rsp_tdesc_xml(xml, sizeof(xml), 1, 1);
+		got = xchg(&c, "qXfer:features:read:target.xml:0,3fff");
+		tap_ok(n > 0 && got[0] == 'l' && !strcmp(got + 1, xml),
+		       "FP, LLDB: its target.xml in one piece (%d bytes)", n);
+		tap_ok(strstr(xml,
+			      "<reg name=\"fpscr\" bitsize=\"32\" regnum=\"39\" type=\"int\" "
+			      "group=\"float\"/>\n"
+			      "<reg name=\"s0\" bitsize=\"32\" regnum=\"40\" type=\"ieee_single\" "
+			      "group=\"float\" value_regnums=\"23\" offset=\"92\" "
+			      "dwarf_regnum=\"64\"/>\n"
+			      "<reg name=\"s1\" bitsize=\"32\" regnum=\"41\" type=\"ieee_single\" "
+			      "group=\"float\" value_regnums=\"23\" offset=\"96\" "
+			      "dwarf_regnum=\"65\"/>\n") &&
+			   strstr(xml,
+				  "<reg name=\"s31\" bitsize=\"32\" regnum=\"71\" "
+				  "type=\"ieee_single\" group=\"float\" value_regnums=\"38\" "
+				  "offset=\"216\" dwarf_regnum=\"95\"/>\n</feature>\n</target>\n"),
+		       "FP, LLDB: s0..s31 after fpscr, halves of d0..d15 (offsets in g), DWARF "
+		       "64..95");
+		close_session(&c, &r, "FP, LLDB");
+	}
+	/* and the next GDB gets GDB's again */
+	if (tap_ok(!open_session(&c, &r, srv), "FP: a GDB session after it")) {
+		n = rsp_tdesc_xml(xml, sizeof(xml), 1, 0);
+		got = xchg(&c, "qXfer:features:read:target.xml:0,3fff");
+		tap_ok(n > 0 && got[0] == 'l' && !strcmp(got + 1, xml) && !strstr(xml, "\"s0\""),
+		       "FP: GDB's target.xml, no s registers");
+		close_session(&c, &r, "FP, GDB after LLDB");
+	}
+	gdbserver_free(srv);
+
+	/* the integer server's monitor knows no FP register */
+	fk_reset_all();
+	srv = gdbserver_new(&fk_ops, NULL);
+	if (tap_ok(srv && !open_session(&c, &r, srv), "FP: an integer server")) {
+		out = monitor(&c, "reg d0", &rep);
+		tap_ok(strstr(out, "no register 'd0'") && !strcmp(rep, "E01"),
+		       "integer target: reg d0: none");
+		out = monitor(&c, "reg 23", &rep);
+		tap_ok(strstr(out, "no register '23'") && !strcmp(rep, "E01"),
+		       "integer target: reg 23: none");
+		close_session(&c, &r, "integer");
+	}
+	gdbserver_free(srv);
+}
+
 static void test_random(struct gdbserver *srv)
 {
 	/* packet heads, space-separated; the empty head too */
@@ -1807,6 +2033,7 @@ int main(void)
 	test_lldb(srv);
 	test_random(srv);
 	gdbserver_free(srv);
+	test_fp();
 	test_tcp();
 	test_gdb();
 	return tap_done();
