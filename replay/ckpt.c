@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/heap.h"
+
 /* ---- checkpoints ------------------------------------------------------------------- */
 
 static size_t blob_size(const struct rpl *r)
@@ -102,6 +104,7 @@ void rpl_ckpt_take(struct rpl *r)
 			return;
 		}
 	}
+	heap_hugepages_grow();
 	state = p = xmalloc(r->state_size);
 	memcpy(p, &r->d, sizeof(r->d));
 	/* the readers' pointers are restore_checkpoint's to set: none kept (an index is a file) */

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "util/heap.h"
+
 /* "<file>: core C, instruction N, bit B: ..." and the replay stops. */
 static int desync(struct rpl *r, const char *file, int core, uint64_t bit, const char *fmt, ...)
 	PRINTF_LIKE(5, 6);
@@ -406,11 +408,15 @@ static const char *const reg_names[ISA_NREGS] = {
 
 struct rpl *rpl_open(const char *dir)
 {
-	struct rpl *r = xcalloc(1, sizeof(*r));
+	struct rpl *r;
 	struct board_sched_config sc;
-	char *mpath = join(dir, "manifest.ini");
+	char *mpath;
 	struct dc_mc2rt_config mcc;
 	int s;
+
+	heap_hugepages_init(); /* before the replay's memory: util/heap.h */
+	r = xcalloc(1, sizeof(*r));
+	mpath = join(dir, "manifest.ini");
 
 	r->dir = xstrdup(dir);
 	if (st_manifest_read(mpath, &r->mf))

@@ -1,0 +1,25 @@
+/*
+ * heap: transparent huge pages for the malloc heap of a replay.
+ *
+ * A replay lays a checkpoint down every few ten thousand instructions:
+ * a few hundred KiB of caches, predictors and registers (330 KiB at 8
+ * cores), and copies of the memory pages written since. From malloc, that
+ * memory faults in 4 KiB at a time, and in a virtual machine each fault
+ * is costly: a quarter of an 8-core replay's CPU time went to them. With
+ * the heap on 2 MiB pages it faults once per 2 MiB (what glibc's tunable
+ * glibc.malloc.hugetlb=1 does, which a program cannot set for itself).
+ *
+ * heap_hugepages_init makes large blocks come from the heap too (not one
+ * mapping each) and the heap grow in large steps; heap_hugepages_grow,
+ * called at each checkpoint, asks for huge pages over what the heap has
+ * grown by since. Neither changes what a program allocates or may free.
+ * Nothing happens under AddressSanitizer (its own allocator), or when
+ * the environment sets RAPTOR_NO_HUGEPAGES (for comparisons).
+ */
+#ifndef RAPTOR_HEAP_H
+#define RAPTOR_HEAP_H
+
+void heap_hugepages_init(void);
+void heap_hugepages_grow(void);
+
+#endif
