@@ -1005,7 +1005,7 @@ static void rep_reg(struct gdbserver *s, int i, const uint64_t *v, const uint8_t
 	if (known[i])
 		rep_hex(s, le, (size_t)bytes);
 	else
-		rep_str(s, "xxxxxxxxxxxxxxxx" + 16 - 2 * bytes);
+		rep_str(s, &"xxxxxxxxxxxxxxxx"[16 - 2 * bytes]); /* 2 x per unknown byte */
 }
 
 /* g : every register of the Hg thread, unknown ones as xx bytes */
