@@ -350,6 +350,52 @@ static int step_general(struct isa_cpu *c, struct isa_step *out)
 	return 0;
 }
 
+int isa_cpu_step_plain(struct isa_cpu *c, uint32_t *pcp, struct isa_step *out)
+{
+	const struct isa_insn *in;
+	struct isa_insn *pg;
+	uint32_t pc = c->s.r[15];
+	unsigned cond;
+	int in_it, pass;
+
+	if (__builtin_expect(c->dec->simple | c->s.lockup | c->s.pend_fault | c->s.sleeping |
+				 c->s.tbit_clear,
+			     0) ||
+	    (c->s.scs.sys_pending | (c->s.scs.nvic_pending & c->s.scs.nvic_enable)))
+		return 0;
+	pg = c->dec->pages[pc >> DC_PAGE_BITS];
+	if (__builtin_expect(!pg, 0))
+		return 0;
+	in = &pg[(pc & ((1u << DC_PAGE_BITS) - 1)) >> 1];
+	if (!in->plain)
+		return 0; /* (not decoded yet: plain is 0 too) */
+	c->dec->lookups++;
+	c->dec->fast++;
+	c->pc = pc;
+	c->next_pc = pc + in->size;
+	in_it = in_it_block(c);
+	cond = in_it ? c->s.it >> 4 : in->cond;
+	pass = cond >= 14 || cond_pass(c->s.apsr, cond);
+	if (pass)
+		(void)in->fn(c, in); /* plain: EX_OK (isa_insn_plain) */
+	if (in->fn != isa_exec_it)
+		it_advance(c);
+	c->s.r[15] = c->next_pc;
+	c->s.icount++;
+	*pcp = pc;
+	if (out) {
+		memset(out, 0, sizeof(*out));
+		out->ev = ISA_EV_INSN;
+		out->pc = pc;
+		out->next_pc = c->next_pc;
+		out->size = in->size;
+		out->insn_id = in->id;
+		out->in_it = (uint8_t)in_it;
+		out->executed = (uint8_t)pass;
+	}
+	return 1;
+}
+
 /*
  * The fast path: a core that is awake, not locked up, in Thumb state, with
  * no fault and no exception pending (not even one that could not preempt:

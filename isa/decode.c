@@ -84,6 +84,7 @@ void isa_decoder_invalidate(struct isa_decoder *d, uint32_t addr, uint32_t len)
 			continue;
 		}
 		pg[(a & ((1u << DC_PAGE_BITS) - 1)) >> 1].fn = NULL;
+		pg[(a & ((1u << DC_PAGE_BITS) - 1)) >> 1].plain = 0;
 		a += 2;
 	}
 }
@@ -330,6 +331,7 @@ static void decode_into(struct isa_decoder *d, struct isa_insn *in, uint32_t pc,
 	}
 	if (size == 2 && (raw & 0xff00) == 0xbf00 && (raw & 0xf)) {
 		in->fn = isa_exec_it; /* IT: never shown to Capstone */
+		in->plain = 1;
 		return;
 	}
 	if (size == 2) {
@@ -350,6 +352,9 @@ static void decode_into(struct isa_decoder *d, struct isa_insn *in, uint32_t pc,
 	}
 	convert(d, in, ci);
 	isa_classify(in);
+	in->plain = (uint8_t)isa_insn_plain(in);
+	if (!d->simple)
+		isa_specialise(in);
 	cs_free(ci, 1);
 }
 

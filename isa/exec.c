@@ -1339,3 +1339,147 @@ void isa_wreg(struct isa_cpu *c, unsigned n, uint32_t v)
 {
 	wreg(c, n, v);
 }
+
+/* ---- the block engine's plain instructions ---------------------------- */
+
+int isa_insn_plain(const struct isa_insn *in)
+{
+	if (in->fn == isa_exec_it)
+		return 1;
+	if (in->cf != ISA_CF_NONE || !in->id || in->fn != isa_exec_table[in->id])
+		return 0; /* a branch, or a handler that replaced the table's (UNDEFINED, FP) */
+	if (in->fn == x_nop)
+		return 1; /* NOP, the barriers, hints, PLD/PLI (no access) */
+	switch (in->id) {
+	case ARM_INS_ADC: case ARM_INS_ADD: case ARM_INS_ADDW: case ARM_INS_ADR:
+	case ARM_INS_AND: case ARM_INS_ASR: case ARM_INS_BFC: case ARM_INS_BFI:
+	case ARM_INS_BIC: case ARM_INS_CLZ: case ARM_INS_EOR: case ARM_INS_LSL:
+	case ARM_INS_LSR: case ARM_INS_MLA: case ARM_INS_MLS: case ARM_INS_MOV:
+	case ARM_INS_MOVT: case ARM_INS_MOVW: case ARM_INS_MUL: case ARM_INS_MVN:
+	case ARM_INS_ORN: case ARM_INS_ORR: case ARM_INS_RBIT: case ARM_INS_REV:
+	case ARM_INS_REV16: case ARM_INS_REVSH: case ARM_INS_ROR: case ARM_INS_RRX:
+	case ARM_INS_RSB: case ARM_INS_SBC: case ARM_INS_SBFX: case ARM_INS_SSAT:
+	case ARM_INS_SUB: case ARM_INS_SUBW: case ARM_INS_SXTB: case ARM_INS_SXTH:
+	case ARM_INS_UBFX: case ARM_INS_USAT: case ARM_INS_UXTB: case ARM_INS_UXTH:
+		/* one destination, op[0]: never SP or PC here */
+		return in->nops && in->op[0].kind == OP_REG && in->op[0].reg < 13;
+	case ARM_INS_SMLAL: case ARM_INS_SMULL: case ARM_INS_UMLAL: case ARM_INS_UMULL:
+		return in->nops >= 2 && in->op[0].kind == OP_REG && in->op[0].reg < 13 &&
+		       in->op[1].kind == OP_REG && in->op[1].reg < 13;
+	case ARM_INS_CMN: case ARM_INS_CMP: case ARM_INS_TEQ: case ARM_INS_TST:
+		return 1; /* flags only */
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Specialised handlers: the commonest forms of the commonest data-processing
+ * instructions, spelled out for the decode cache (isa_specialise). Each
+ * computes exactly what its general handler does for those forms: Rd and Rn
+ * are r0..r12 or LR (no PC, whose reads and writes are special, and no SP,
+ * which ARMv8-M checks), op2 an immediate or a register that is not PC,
+ * with no shift (LSL #0 included, which keeps C as no shift does).
+ */
+static inline uint32_t plain_op2(const struct isa_cpu *c, const struct isa_op *o)
+{
+	return o->kind == OP_IMM ? (uint32_t)o->imm : c->s.r[o->reg];
+}
+
+/* C after op2, as operand2 has it for these forms */
+static inline int plain_carry(const struct isa_cpu *c, const struct isa_insn *in)
+{
+	return in->op[in->nops - 1].kind == OP_IMM && in->imm_carry ? in->imm_carry & 1 : cflag(c);
+}
+
+static int xs_add(struct isa_cpu *c, const struct isa_insn *in)
+{
+	uint32_t x = c->s.r[in->op[rn_index(in)].reg], y = plain_op2(c, &in->op[in->nops - 1]);
+
+	c->s.r[in->op[0].reg] = setflags(c, in) ? add_with_carry(c, x, y, 0, 1) : x + y;
+	return EX_OK;
+}
+
+static int xs_sub(struct isa_cpu *c, const struct isa_insn *in)
+{
+	uint32_t x = c->s.r[in->op[rn_index(in)].reg], y = plain_op2(c, &in->op[in->nops - 1]);
+
+	c->s.r[in->op[0].reg] = setflags(c, in) ? add_with_carry(c, x, ~y, 1, 1) : x - y;
+	return EX_OK;
+}
+
+static int xs_cmp(struct isa_cpu *c, const struct isa_insn *in)
+{
+	add_with_carry(c, c->s.r[in->op[0].reg], ~plain_op2(c, &in->op[1]), 1, 1);
+	return EX_OK;
+}
+
+static int xs_mov(struct isa_cpu *c, const struct isa_insn *in)
+{
+	uint32_t r = plain_op2(c, &in->op[1]);
+
+	if (setflags(c, in))
+		set_nzc(c, r, plain_carry(c, in));
+	c->s.r[in->op[0].reg] = r;
+	return EX_OK;
+}
+
+#define XS_LOGIC(name, expr)                                                                   \
+	static int name(struct isa_cpu *c, const struct isa_insn *in)                          \
+	{                                                                                      \
+		uint32_t x = c->s.r[in->op[rn_index(in)].reg];                                 \
+		uint32_t y = plain_op2(c, &in->op[in->nops - 1]), r = (expr);                  \
+                                                                                               \
+		if (setflags(c, in))                                                           \
+			set_nzc(c, r, plain_carry(c, in));                                     \
+		c->s.r[in->op[0].reg] = r;                                                     \
+		return EX_OK;                                                                  \
+	}
+XS_LOGIC(xs_and, x & y)
+XS_LOGIC(xs_eor, x ^ y)
+XS_LOGIC(xs_orr, x | y)
+XS_LOGIC(xs_bic, x & ~y)
+#undef XS_LOGIC
+
+static int plain_reg(const struct isa_op *o)
+{
+	return o->kind == OP_REG && o->reg != 13 && o->reg != 15;
+}
+
+static int plain_operand(const struct isa_op *o)
+{
+	if (o->kind == OP_IMM)
+		return 1;
+	return plain_reg(o) &&
+	       (o->shift_type == ARM_SFT_INVALID || (o->shift_type == ARM_SFT_LSL && !o->shift));
+}
+
+void isa_specialise(struct isa_insn *in)
+{
+	static const struct {
+		uint16_t id;
+		isa_exec_fn general, fn;
+	} forms[] = {
+	    {ARM_INS_ADD, x_add, xs_add}, {ARM_INS_SUB, x_sub, xs_sub},
+	    {ARM_INS_CMP, x_cmp, xs_cmp}, {ARM_INS_MOV, x_mov, xs_mov},
+	    {ARM_INS_AND, x_and, xs_and}, {ARM_INS_EOR, x_eor, xs_eor},
+	    {ARM_INS_ORR, x_orr, xs_orr}, {ARM_INS_BIC, x_bic, xs_bic},
+	};
+
+	if (in->nops < 2 || in->nops > 3)
+		return;
+	for (size_t k = 0; k < ARRAY_SIZE(forms); k++) {
+		if (forms[k].id != in->id || in->fn != forms[k].general)
+			continue;
+		/* every register operand but the last is a plain register, the last plain op2 */
+		for (int i = 0; i < in->nops - 1; i++)
+			if (!plain_reg(&in->op[i]) || in->op[i].shift_type != ARM_SFT_INVALID)
+				return;
+		if (!plain_operand(&in->op[in->nops - 1]))
+			return;
+		if ((in->id == ARM_INS_CMP || in->id == ARM_INS_MOV) && in->nops != 2)
+			return;
+		in->fn = forms[k].fn;
+		return;
+	}
+}

@@ -168,6 +168,19 @@ int isa_cpu_reset(struct isa_cpu *cpu, uint32_t vtor) MUST_CHECK;
  */
 int isa_cpu_step(struct isa_cpu *cpu, struct isa_step *out) MUST_CHECK;
 
+/*
+ * The block engine's step: when the next step of the core is a plain
+ * instruction (one that only computes: no memory access, branch, fault,
+ * special register, sleep or stop; IT and hints included), found in the
+ * decode cache, on a core isa_cpu_step would take its fast path on,
+ * execute it and return 1 with its address in *pc, and, if out is not
+ * NULL, what isa_cpu_step would have said of it (ev ISA_EV_INSN, cf
+ * ISA_CF_NONE, nothing taken, faulted or returned). Otherwise change
+ * nothing and return 0: isa_cpu_step takes that step. Always 0 under
+ * RAPTOR_SIMPLE_ENGINE.
+ */
+int isa_cpu_step_plain(struct isa_cpu *cpu, uint32_t *pc, struct isa_step *out);
+
 /* Advance the core's SysTick by the given number of cycles. */
 void isa_cpu_tick(struct isa_cpu *cpu, uint64_t cycles);
 /* Cycles until this core's SysTick next wraps (UINT64_MAX if disabled). */

@@ -52,6 +52,7 @@ struct isa_insn {
 	uint8_t nops;
 	uint8_t cf;         /* enum isa_cf */
 	uint8_t imm_carry;  /* ThumbExpandImm_C carry: 0 unchanged, 2 clear, 3 set */
+	uint8_t plain;      /* isa_insn_plain: the block engine may run it (isa_cpu_step_plain) */
 	uint16_t reglist;   /* LDM/STM/PUSH/POP register mask */
 	int32_t post_imm;
 	struct isa_op op[ISA_MAXOPS];
@@ -203,6 +204,21 @@ int isa_exec_it(struct isa_cpu *c, const struct isa_insn *in);
 /* UNDEFINED: UsageFault UNDEFINSTR (HardFault on ARMv6-M, which has no UsageFault) */
 int isa_exec_undefined(struct isa_cpu *c, const struct isa_insn *in);
 void isa_classify(struct isa_insn *in);
+/*
+ * Is the decoded instruction plain: one that only computes (registers and
+ * APSR), so that executing it can never touch memory or special registers,
+ * branch, fault, sleep or stop? IT and NOP-like hints are plain; an
+ * instruction that writes SP is not (ARMv8-M checks stack limits there).
+ * Called by the decoder once fn and cf are set.
+ */
+int isa_insn_plain(const struct isa_insn *in);
+/*
+ * Replace the handler of a decoded instruction by a specialised one where
+ * its form has one (the commonest data-processing forms), doing exactly
+ * the same. The decoder calls it after isa_insn_plain, unless the simple
+ * engine is asked for.
+ */
+void isa_specialise(struct isa_insn *in);
 
 /* dsp.c: handlers of the DSP extension (Cortex-M4), by Capstone id. */
 extern const isa_exec_fn isa_dsp_table[ARM_INS_ENDING];
