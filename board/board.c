@@ -410,13 +410,27 @@ int board_step(struct board *b, int *status)
 	struct isa_cpu *cpu;
 	char line[(18 + ISA_NFPREGS) * 9];
 	size_t len = 0;
-	int i = board_sched_pick(&b->sched);
+	int i = board_sched_pick(&b->sched), obs = b->have_obs && b->obs.on_step;
+	uint32_t pc;
 
 	cpu = b->cpu[i];
-	if (isa_cpu_sleeping(cpu))
-		return board_sched_sleep(&b->sched, i, b->insns);
 	if (b->trace)
 		len = format_regs(cpu, line);
+	if (isa_cpu_step_plain(cpu, &pc, obs ? &st : NULL)) {
+		/* a plain instruction (the block engine): its cost is 1 plus the jitter */
+		uint64_t cost = 1 + board_sched_jitter(&b->sched);
+
+		b->sched.cycles[i] += cost;
+		isa_cpu_tick(cpu, cost);
+		b->insns++;
+		if (b->trace)
+			fwrite(line, 1, len, b->trace);
+		if (obs)
+			b->obs.on_step(b->obs.ctx, i, &st, b->sched.cycles[i]);
+		goto counted;
+	}
+	if (isa_cpu_sleeping(cpu))
+		return board_sched_sleep(&b->sched, i, b->insns);
 	board_sched_begin(&b->sched);
 	if (isa_cpu_step(cpu, &st))
 		return -1;
@@ -426,12 +440,13 @@ int board_step(struct board *b, int *status)
 			fwrite(line, 1, len, b->trace);
 	}
 	board_sched_retire(&b->sched, i, &st);
-	if (b->have_obs && b->obs.on_step)
+	if (obs)
 		b->obs.on_step(b->obs.ctx, i, &st, b->sched.cycles[i]);
 	if (st.ev == ISA_EV_STOP) {
 		*status = b->exit_status;
 		return 1;
 	}
+counted:
 	if (b->cfg.max_insns && b->insns >= b->cfg.max_insns)
 		return error("board: instruction limit of %llu reached (core %d at pc 0x%08x)",
 			     (unsigned long long)b->cfg.max_insns, i,

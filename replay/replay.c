@@ -1319,6 +1319,89 @@ int rpl_step_one(struct rpl *r)
 	return k;
 }
 
+/*
+ * rpl_run's loop (not under RAPTOR_SIMPLE_ENGINE): the picked core's plain
+ * instructions (isa_cpu_step_plain) take the block engine's path, with
+ * exactly the bookkeeping step_once gives them (a plain step accesses no
+ * data, takes no branch and sends no message: its cost is 1 plus the
+ * jitter, the control-flow counters count it, the summary notes its PC,
+ * the truth and the observer see it); every other step is step_once's.
+ */
+static int run_fast(struct rpl *r, uint64_t to)
+{
+	struct board_sched *sc = &r->sched;
+	struct isa_step *st = r->truth || r->obs ? &r->last : NULL;
+	struct rpl_summary *osum;
+	uint64_t end = UINT64_MAX, before, cost;
+	uint32_t pc = 0;
+	int i, k, plain = 0;
+
+	if (r->d.have_end) {
+		end = 0;
+		for (int c = 0; c < r->ncores; c++)
+			end += r->d.budget[c];
+	}
+	while (r->d.position < to) {
+		i = board_sched_pick(sc);
+		/* (past the end, and at a core's end, step_once reports what is wrong) */
+		if (r->d.ended || r->d.position >= end || r->d.position >= r->next_ckpt ||
+		    (r->d.have_end && r->d.insns[i] >= r->d.budget[i]) ||
+		    !isa_cpu_step_plain(r->cpu[i], &pc, st)) {
+			plain = 0;
+			before = r->d.steps;
+			k = step_once(r);
+			if (k < 0)
+				r->good_steps = before;
+			if (k)
+				return k;
+			continue;
+		}
+		r->cur = i;
+		r->nacc = 0;
+		if (r->d.steps >= r->frontier) {
+			osum = rpl_open_summary(r);
+			rpl_sum_pc(osum, pc);
+			if (pc >> RPL_TIX_CODE_SHIFT != r->tix_line) {
+				rpl_tix_pc(r->tix, r->d.position, pc);
+				r->tix_line = pc >> RPL_TIX_CODE_SHIFT;
+			}
+			r->frontier = r->d.steps + 1;
+			if (r->d.position + 1 >= r->tix_next_pos) {
+				rpl_tix_done(r->tix, r->d.steps + 1, r->d.position + 1);
+				r->tix_next_pos += r->interval;
+				r->tix_line = r->tix_blk[0] = r->tix_blk[1] = UINT32_MAX;
+			}
+		}
+		cost = 1 + board_sched_jitter(sc);
+		sc->cycles[i] += cost;
+		isa_cpu_tick(r->cpu[i], cost);
+		r->d.steps++;
+		r->d.insns[i]++;
+		r->d.position++;
+		r->d.csteps[i]++;
+		r->d.icnt[i]++;
+		r->d.sl[i]++;
+		plain = 1;
+		if (r->truth && verify_step(r, i, st, sc->cycles[i])) {
+			r->good_steps = r->d.steps - 1;
+			return -1;
+		}
+		if (r->obs)
+			notify(r, i, st, sc->cycles[i]);
+		if (r->d.position >= r->next_ckpt)
+			rpl_ckpt_take(r);
+	}
+	if (plain && !st) {
+		/* r->last, filled only under the truth or an observer: the step's PCs */
+		memset(&r->last, 0, sizeof(r->last));
+		r->last.ev = ISA_EV_INSN;
+		r->last.pc = pc;
+		r->last.next_pc = isa_cpu_get(r->cpu[r->cur], ISA_R_PC);
+		r->last.size = (uint8_t)(r->last.next_pc - pc);
+	}
+	return 0;
+}
+
 int rpl_run(struct rpl *r, uint64_t to)
 {
 	int s;
@@ -1327,6 +1410,8 @@ int rpl_run(struct rpl *r, uint64_t to)
 		return error("%s: the replay stopped at an earlier error", r->dir);
 	if (r->cfw)
 		return rpl_cf_only_run(r, to);
+	if (!r->simple)
+		return run_fast(r, to);
 	while (r->d.position < to) {
 		s = rpl_step_one(r);
 		if (s)

@@ -122,7 +122,12 @@ struct rpl {
 	 * (a checkpoint added, a trim, a restore), never reused.
 	 */
 	uint32_t sum_gen;
-	struct isa_step last; /* what the latest step did */
+	/*
+	 * What the latest step did. After rpl_run's block engine made it (a
+	 * plain instruction, no truth or observer): only ev, pc, next_pc and
+	 * size; the step-by-step callers (rpl_step_one) get it whole.
+	 */
+	struct isa_step last;
 
 	/*
 	 * checkpoints, at every `interval`-th position (slot position / interval),
