@@ -72,7 +72,7 @@ GUEST_M7_ELFS := $(foreach n,$(GUEST_M7_FP),$(foreach o,$(GUEST_M7_OPTS),\
 	$(GUEST_OUT)/$(n)-m7-$(o).elf)) $(foreach n,$(GUEST_M7_INT),$(foreach o,O2 Os,\
 	$(GUEST_OUT)/$(n)-m7-$(o).elf))
 GUEST_SINGLE_ELFS += $(GUEST_M7_ELFS)
-GUEST_M7_MULTI := nbody lu reduction
+GUEST_M7_MULTI := dpar nbody lu reduction
 GUEST_M7_MULTI_ELFS := $(foreach n,$(GUEST_M7_MULTI),$(GUEST_OUT)/$(n)-m7-O2.elf)
 GUEST_MULTI_ELFS  := $(call guest_elfs,$(GUEST_MULTI),$(GUEST_OUT))
 GUEST_MULTI_SC_ELFS := $(call guest_elfs,$(GUEST_MULTI),$(GUEST_OUT)/sc)
