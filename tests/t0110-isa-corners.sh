@@ -44,7 +44,7 @@ test_expect_success 'fp-arith: without an FPU, FP instructions are NOCP faults (
 	test $(head -n 1 t | wc -w) = 18
 '
 
-for t in fp64-arith fp64-random fp64-scs; do
+for t in fp64-arith fp64-random fp64-scs fp64-ctx fp64-exc; do
 	test_expect_success "$t passes on Cortex-M7 (the ELF's build attributes)" "
 		\"\$RAPTOR\" run $I/$t.elf --cores 1 --stats 2>err &&
 		grep '^board: 1 core, Cortex-M7 (m7; the ELF.s build attributes)\$' err

@@ -213,7 +213,7 @@ test_expect_success 'M7 (FPv5-D16): its workloads and fp64 programs at 1 core, t
 	test_sample m7jobs &&
 	{
 		abs_list m7.list | grep /dmath- | sed "s/\$/ 1/" &&
-		for t in fp64-arith fp64-random; do echo "$I/$t.elf 1"; done &&
+		for t in fp64-arith fp64-random fp64-ctx fp64-exc; do echo "$I/$t.elf 1"; done &&
 		abs_list "$GUEST/multi-m7.list" | sed "s/\$/ 2/"
 	} >>m7jobs &&
 	grep -q "/dpar-m7-O2.elf 2\$" m7jobs &&

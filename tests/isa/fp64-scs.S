@@ -2,8 +2,7 @@
 @ against QEMU's mps2-an500 register by register: CPUID, MVFR0-2, the cache
 @ maintenance operations (0xE000EF50..0xE000EF78, no-ops on a board without
 @ caches), CCR with its IC and DC bits, the cache identification registers,
-@ the auxiliary control register; then FP context on exception entry with
-@ double-precision state (the lazy save of d0-d7).
+@ the auxiliary control register, the FPSCR bits that hold state.
 #include "common.inc"
 	.fpu	fpv5-d16
 	.text
@@ -51,4 +50,12 @@ reset:
 	ldr	r2, [r4, #0x7c]		@ CTR
 	ldr	r3, [r4, #0x80]		@ CCSIDR
 	ldr	r10, [r4, #0x84]	@ CSSELR
+	@ FPSCR: which bits hold what is written (FPv5: the same as FPv4)
+	mov	r0, #-1
+	vmsr	fpscr, r0
+	vmrs	r1, fpscr
+	movs	r0, #0
+	vmsr	fpscr, r0
+	vmrs	r2, fpscr
+	CHECK	r1, 0xf7c0009f, 6
 	EXIT_OK

@@ -21,3 +21,7 @@ $(BUILD)/isatest/%.elf: tests/isa/%.S tests/isa/defaults.S tests/isa/common.inc 
 	@mkdir -p $(dir $@)
 	$(ARM_PREFIX)gcc -mcpu=$(call isa_test_cpu,$<) -mthumb -nostdlib -Itests/isa \
 		-T $(call isa_test_ld,$<) $< tests/isa/defaults.S -o $@
+
+# fp64-ctx and fp64-exc are fp-ctx and fp-exc built for the Cortex-M7.
+$(BUILD)/isatest/fp64-ctx.elf: tests/isa/fp-ctx.S
+$(BUILD)/isatest/fp64-exc.elf: tests/isa/fp-exc.S
