@@ -6,6 +6,6 @@ test_require qemu-system-arm "$BUILD/qemulog" "$BUILD/tracecmp" "$RAPTOR"
 
 . "$SRC/tests/isa-diff-suite.sh"
 
-qemu_diff_suite "m7" 29 6000000
+qemu_diff_suite "m7" 27 5000000
 
 test_done
