@@ -106,7 +106,7 @@ bench-scale:
 
 # AddressSanitizer + UBSan over `make check`: every test, the long campaigns
 # at 1 in ASAN_SAMPLE of their cases (tests/lib.sh test_sample; ASAN_SAMPLE=1
-# for all of them) and the QEMU differentials (t0100-t0103, whose programs the
+# for all of them) and the QEMU differentials (t0100-t0104, whose programs the
 # other tests run under the sanitizers too) at 1 in ASAN_QEMU_SAMPLE, T="unit t0200 ..."
 # for a part of the suite (run-all.sh patterns). CI runs it after `make
 # check`. Reports go to files as well as failing the program (exit 86, also

@@ -43,7 +43,7 @@ struct cli_index {
 struct rpl *cli_open_indexed(const char *dir, uint64_t interval, uint64_t memory, int use,
 			     const char *cache_dir, int quiet, int *at_end, struct cli_index *info);
 
-/* Parse --cpu NAME (a model that runs: m3, m4, m4f, m0plus); 0 / -1 (reported). */
+/* Parse --cpu NAME (a model that runs: m3, m4, m4f, m7, m0plus); 0 / -1 (reported). */
 int cli_parse_model(const char *s, int *model);
 
 /*

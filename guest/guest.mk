@@ -9,7 +9,7 @@
 #   $(BUILD)/guest/sc/NAME-CPU-OPT.elf
 # so QEMU can check their logic at one core.
 # Lists, one ELF path per line: single.list, multi.list, multi-sc.list,
-# multi-m4f.list.
+# multi-m4f.list, multi-m7.list.
 # The long multicore workloads (GUEST_LONG, ~10^8 instructions, for the
 # replay benchmarks) are built the same ways but kept out of those lists,
 # which the tests run: they have their own, long.list and long-sc.list.
@@ -29,6 +29,7 @@ GUEST_WARN    := -Wall -Wextra
 GUEST_ARCH_m3 := -mcpu=cortex-m3 -mthumb -mfloat-abi=soft
 GUEST_ARCH_m4 := -mcpu=cortex-m4 -mthumb -mfloat-abi=soft
 GUEST_ARCH_m4f := -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16
+GUEST_ARCH_m7 := -mcpu=cortex-m7 -mthumb -mfloat-abi=hard -mfpu=fpv5-d16
 GUEST_MODE_sc := -DRAPTOR_SINGLE_CORE=1
 GUEST_MODE_mc :=
 GUEST_CFLAGS  := -std=gnu11 -g $(GUEST_WARN) -ffunction-sections -fdata-sections \
@@ -56,6 +57,24 @@ GUEST_SINGLE_ELFS += $(GUEST_M4F_ELFS)
 # truth), so that multi.list and the suites that run it keep their size.
 GUEST_M4F_MULTI_OPT := O2
 GUEST_M4F_MULTI_ELFS := $(foreach n,$(GUEST_MULTI),$(GUEST_OUT)/$(n)-m4f-$(GUEST_M4F_MULTI_OPT).elf)
+# Cortex-M7 (FPv5-D16, double precision) builds, NAME-m7-OPT.elf, in
+# single.list (t0104 checks them against QEMU's mps2-an500): the FP-heavy
+# workloads, a few integer ones, and dmath, double precision only, built
+# for the M7 alone. Their multicore FP workloads at O2 go to multi-m7.list
+# (t0360 records them).
+# The FP ones at every level GCC users pick (O0 O2 O3 Os), the others
+# (fft computes in Q15 but for its sin() table) at two, so the suites that
+# run all of single.list grow by less than a tenth.
+GUEST_M7_FP := fpmath printf dmath
+GUEST_M7_INT := fft matmul crc32 qsort sha256
+GUEST_M7_SINGLE := $(GUEST_M7_FP) $(GUEST_M7_INT)
+GUEST_M7_OPTS := O0 O2 O3 Os
+GUEST_M7_ELFS := $(foreach n,$(GUEST_M7_FP),$(foreach o,$(GUEST_M7_OPTS),\
+	$(GUEST_OUT)/$(n)-m7-$(o).elf)) $(foreach n,$(GUEST_M7_INT),$(foreach o,O2 Os,\
+	$(GUEST_OUT)/$(n)-m7-$(o).elf))
+GUEST_SINGLE_ELFS += $(GUEST_M7_ELFS)
+GUEST_M7_MULTI := dpar nbody lu reduction
+GUEST_M7_MULTI_ELFS := $(foreach n,$(GUEST_M7_MULTI),$(GUEST_OUT)/$(n)-m7-O2.elf)
 GUEST_MULTI_ELFS  := $(call guest_elfs,$(GUEST_MULTI),$(GUEST_OUT))
 GUEST_MULTI_SC_ELFS := $(call guest_elfs,$(GUEST_MULTI),$(GUEST_OUT)/sc)
 GUEST_LONG_ELFS   := $(call guest_elfs,$(GUEST_LONG),$(GUEST_OUT))
@@ -88,6 +107,12 @@ $(foreach n,$(GUEST_SINGLE),$(foreach o,$(GUEST_M4F_OPTS),\
 $(eval $(call GUEST_CONFIG_RULES,m4f,$(GUEST_M4F_MULTI_OPT),mc))
 $(foreach n,$(GUEST_MULTI),$(eval $(call GUEST_ELF_RULE,\
 	$(GUEST_OUT)/$(n)-m4f-$(GUEST_M4F_MULTI_OPT).elf,$(n),m4f,$(GUEST_M4F_MULTI_OPT),mc)))
+$(foreach o,$(GUEST_M7_OPTS),$(eval $(call GUEST_CONFIG_RULES,m7,$(o),sc)))
+$(foreach n,$(GUEST_M7_SINGLE),$(foreach o,$(GUEST_M7_OPTS),\
+	$(eval $(call GUEST_ELF_RULE,$(GUEST_OUT)/$(n)-m7-$(o).elf,$(n),m7,$(o),sc))))
+$(eval $(call GUEST_CONFIG_RULES,m7,O2,mc))
+$(foreach n,$(GUEST_M7_MULTI),$(eval $(call GUEST_ELF_RULE,\
+	$(GUEST_OUT)/$(n)-m7-O2.elf,$(n),m7,O2,mc)))
 $(foreach n,$(GUEST_SINGLE),$(foreach c,$(GUEST_CPUS),$(foreach o,$(GUEST_OPTS),\
 	$(eval $(call GUEST_ELF_RULE,$(GUEST_OUT)/$(n)-$(c)-$(o).elf,$(n),$(c),$(o),sc)))))
 $(foreach n,$(GUEST_MULTI) $(GUEST_LONG),$(foreach c,$(GUEST_CPUS),$(foreach o,$(GUEST_OPTS),\
@@ -105,6 +130,8 @@ $(GUEST_OUT)/multi-sc.list: $(GUEST_MULTI_SC_ELFS)
 	@printf '%s\n' $^ > $@
 $(GUEST_OUT)/multi-m4f.list: $(GUEST_M4F_MULTI_ELFS)
 	@printf '%s\n' $^ > $@
+$(GUEST_OUT)/multi-m7.list: $(GUEST_M7_MULTI_ELFS)
+	@printf '%s\n' $^ > $@
 $(GUEST_OUT)/long.list: $(GUEST_LONG_ELFS)
 	@printf '%s\n' $^ > $@
 $(GUEST_OUT)/long-sc.list: $(GUEST_LONG_SC_ELFS)
@@ -112,7 +139,8 @@ $(GUEST_OUT)/long-sc.list: $(GUEST_LONG_SC_ELFS)
 
 .PHONY: guest guest-check guest-count
 guest: $(GUEST_OUT)/single.list $(GUEST_OUT)/multi.list $(GUEST_OUT)/multi-sc.list \
-	$(GUEST_OUT)/multi-m4f.list $(GUEST_OUT)/long.list $(GUEST_OUT)/long-sc.list
+	$(GUEST_OUT)/multi-m4f.list $(GUEST_OUT)/multi-m7.list $(GUEST_OUT)/long.list \
+	$(GUEST_OUT)/long-sc.list
 
 # Run every single-core ELF (and the single-core multicore builds) on QEMU.
 guest-check: guest

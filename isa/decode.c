@@ -267,7 +267,7 @@ static void convert(struct isa_decoder *d, struct isa_insn *in, const cs_insn *c
 	in->fn = isa_exec_table[ci->id] ? isa_exec_table[ci->id] : isa_dsp_table[ci->id];
 	if (!in->fn)
 		in->fn = isa_exec_unimplemented;
-	if (isa_is_vfp(in->raw, in->size))
+	if (isa_is_vfp(d->model, in->raw, in->size))
 		in->fn = isa_model_info(d->model)->fpu != ISA_FPU_NONE ? isa_exec_vfp : isa_exec_nocp;
 }
 
@@ -345,7 +345,7 @@ static void decode_into(struct isa_decoder *d, struct isa_insn *in, uint32_t pc,
 	}
 	if (cs_disasm(d->cs, b, size, pc, 1, &ci) != 1) {
 		in->fn = exec_undecodable;
-		if (isa_is_vfp(raw, size)) /* the FP handler reports what it lacks */
+		if (isa_is_vfp(d->model, raw, size)) /* the FP handler reports what it lacks */
 			in->fn = isa_model_info(d->model)->fpu != ISA_FPU_NONE ? isa_exec_vfp
 										: isa_exec_nocp;
 		return;

@@ -25,6 +25,12 @@ static int has_fpu(const struct isa_cpu *c)
 	return isa_model_info(c->model)->fpu != ISA_FPU_NONE;
 }
 
+/* FPv5-D16, the Cortex-M7's: its own MVFR0-2 */
+static int has_dp(const struct isa_cpu *c)
+{
+	return isa_model_info(c->model)->fpu == ISA_FPU_DP;
+}
+
 /* ARMv6-M (Cortex-M0+): a smaller SCS and HardFault as the only fault. */
 static int v6m(const struct isa_cpu *c)
 {
@@ -605,8 +611,10 @@ static uint32_t scs_word(struct isa_cpu *c, uint32_t a)
 		case 0xe000ef34: return c->s.fpccr;
 		case 0xe000ef38: return c->s.fpcar;
 		case 0xe000ef3c: return c->s.fpdscr;
-		case 0xe000ef40: return 0x10110021u; /* MVFR0, as QEMU's cortex-m4 */
-		case 0xe000ef44: return 0x11000011u; /* MVFR1 */
+		/* MVFR0-2, as QEMU's cortex-m4 and cortex-m7 (FPv5-D16) */
+		case 0xe000ef40: return has_dp(c) ? 0x10110221u : 0x10110021u;
+		case 0xe000ef44: return has_dp(c) ? 0x12000011u : 0x11000011u;
+		case 0xe000ef48: return has_dp(c) ? 0x00000040u : 0;
 		}
 	}
 	if (a >= 0xe000e400 && a < 0xe000e400 + ISA_NIRQ)

@@ -225,8 +225,12 @@ extern const isa_exec_fn isa_dsp_table[ARM_INS_ENDING];
 /* Shared helpers that dsp.c uses too. */
 void isa_wreg(struct isa_cpu *c, unsigned n, uint32_t v);
 
-/* vfp.c: the FP extension, decoded from the raw bits */
-int isa_is_vfp(uint32_t raw, unsigned size);
+/*
+ * vfp.c: the FP extension, decoded from the raw bits. isa_is_vfp: 1 when
+ * raw is a CP10/CP11 instruction isa_exec_vfp (or isa_exec_nocp) takes on
+ * a core of this model (FPv5's unconditional space only on FPv5 cores).
+ */
+int isa_is_vfp(enum isa_model model, uint32_t raw, unsigned size);
 int isa_exec_vfp(struct isa_cpu *c, const struct isa_insn *in);
 int isa_exec_nocp(struct isa_cpu *c, const struct isa_insn *in);
 

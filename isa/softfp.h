@@ -11,15 +11,17 @@
  *   ARM's FPProcessNaNs does: the first signalling NaN in operand order,
  *   quieted, else the first quiet NaN; for the fused multiply-add the
  *   addend comes first, and inf * 0 + qNaN gives the default NaN and IOC;
- * - conversions to integer saturate with IOC alone (no IXC), NaN gives 0.
+ * - conversions to integer saturate with IOC alone (no IXC), NaN gives 0;
+ * - maxNum/minNum (VMAXNM/VMINNM) return the number when the other operand
+ *   is a quiet NaN, and order -0 below +0.
  *
  * Values are passed as raw bit patterns. Every operation takes the FPSCR
  * bits that control it (struct sf_env) and ORs the exception flags it
  * raises into env->flags, in FPSCR positions (SF_IOC ...).
  *
- * The rounding core (sf_round_pack in softfp.c) is parameterised by the
- * format, so binary64 can be added for the FPv5-D16 (M7) with the same code
- * once its significands are widened.
+ * One rounding core (round_pack in softfp.c), parameterised by the format,
+ * serves binary16, binary32 and binary64 (FPv5-D16, the Cortex-M7): the
+ * sf32_* and sf64_* functions are the same algorithms on two formats.
  */
 #ifndef RAPTOR_ISA_SOFTFP_H
 #define RAPTOR_ISA_SOFTFP_H
@@ -35,7 +37,8 @@
 #define SF_IDC 0x80u /* input denormal (flushed) */
 
 /* FPSCR.RMode values */
-enum sf_round { SF_RN = 0, SF_RP = 1, SF_RM = 2, SF_RZ = 3 };
+/* FPSCR.RMode values; SF_RA (ties away) only for VRINTA/VCVTA, never in FPSCR */
+enum sf_round { SF_RN = 0, SF_RP = 1, SF_RM = 2, SF_RZ = 3, SF_RA = 4 };
 
 struct sf_env {
 	uint8_t rmode;	/* enum sf_round */
@@ -49,6 +52,7 @@ struct sf_env {
 struct sf_env sf_env_of(uint32_t fpscr);
 
 #define SF32_DEFAULT_NAN 0x7fc00000u
+#define SF64_DEFAULT_NAN 0x7ff8000000000000ull
 
 uint32_t sf32_add(struct sf_env *e, uint32_t a, uint32_t b);
 uint32_t sf32_sub(struct sf_env *e, uint32_t a, uint32_t b);
@@ -76,5 +80,33 @@ uint32_t sf32_from_int(struct sf_env *e, uint32_t v, int sign, int fbits);
 /* binary32 <-> binary16 (IEEE, or ARM's alternative format when env->ahp). */
 uint16_t sf32_to_f16(struct sf_env *e, uint32_t a);
 uint32_t sf16_to_f32(struct sf_env *e, uint16_t h);
+
+/*
+ * Round to an integral value in the same format (VRINT): rmode as given
+ * (SF_RA for VRINTA); IXC only when exact is set (VRINTX), never otherwise.
+ */
+uint32_t sf32_rint(struct sf_env *e, uint32_t a, enum sf_round rmode, int exact);
+/* IEEE 754-2008 maxNum (max set) or minNum (VMAXNM, VMINNM) */
+uint32_t sf32_minmaxnum(struct sf_env *e, uint32_t a, uint32_t b, int max);
+
+/* binary64: the same operations, with the same rules (FPv5-D16). */
+uint64_t sf64_add(struct sf_env *e, uint64_t a, uint64_t b);
+uint64_t sf64_sub(struct sf_env *e, uint64_t a, uint64_t b);
+uint64_t sf64_mul(struct sf_env *e, uint64_t a, uint64_t b);
+uint64_t sf64_div(struct sf_env *e, uint64_t a, uint64_t b);
+uint64_t sf64_sqrt(struct sf_env *e, uint64_t a);
+uint64_t sf64_muladd(struct sf_env *e, uint64_t a, uint64_t b, uint64_t c);
+unsigned sf64_cmp(struct sf_env *e, uint64_t a, uint64_t b, int signal);
+uint32_t sf64_to_int(struct sf_env *e, uint64_t a, enum sf_round rmode, int sign, int bits,
+		     int fbits);
+uint64_t sf64_from_int(struct sf_env *e, uint32_t v, int sign, int fbits);
+uint64_t sf64_rint(struct sf_env *e, uint64_t a, enum sf_round rmode, int exact);
+uint64_t sf64_minmaxnum(struct sf_env *e, uint64_t a, uint64_t b, int max);
+/* binary64 <-> binary32 (VCVT.F32.F64 rounds with env, VCVT.F64.F32 is exact) */
+uint32_t sf64_to_f32(struct sf_env *e, uint64_t a);
+uint64_t sf32_to_f64(struct sf_env *e, uint32_t a);
+/* binary64 <-> binary16, as the binary32 ones (VCVTB/VCVTT with .F64) */
+uint16_t sf64_to_f16(struct sf_env *e, uint64_t a);
+uint64_t sf16_to_f64(struct sf_env *e, uint16_t h);
 
 #endif

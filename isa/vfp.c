@@ -1,6 +1,8 @@
 /*
- * vfp.c: the FP extension, FPv4-SP (Cortex-M4F), decoded from the raw
- * encoding (ARMv7-M A6.5, A7.7.219 on): Capstone 4.0.2 names these
+ * vfp.c: the FP extension, FPv4-SP (Cortex-M4F) and FPv5-D16 (Cortex-M7:
+ * double precision, and ARMv8's VSEL, VMAXNM/VMINNM, VRINT, VCVTA/N/P/M,
+ * VCVTB/VCVTT with .F64), decoded from the raw encoding (ARMv7-M A6.5,
+ * A7.7.219 on; the FPv5 ones as in ARMv8-M C2.4): Capstone 4.0.2 names these
  * instructions but its operands for VCVT (fixed point, half precision),
  * VMOV (two registers) and VLDM/VSTM with D registers are vague, so one
  * handler, isa_exec_vfp, reads every field from the bits itself.
@@ -10,10 +12,12 @@
  * first; with FPCCR.ASPEN and CONTROL.FPCA clear, a new context starts:
  * FPSCR := FPDSCR and CONTROL.FPCA := 1.
  *
- * Arithmetic is isa/softfp.c. Encodings that FPv4-SP does not have (double
- * precision data processing) stop the run as unimplemented: never guessed.
+ * Arithmetic is isa/softfp.c. Encodings the model's FPU does not have
+ * (double precision on FPv4-SP, D16-D31 on FPv5-D16) stop the run as
+ * unimplemented: never guessed.
  */
 #include "isa/isa_priv.h"
+#include "isa/model.h"
 #include "isa/softfp.h"
 
 /* The handler for unknown encodings (decode.c), reached through this. */
@@ -74,9 +78,40 @@ static uint32_t vfp_expand_imm32(unsigned imm8)
 	       (imm8 >> 4 & 3) << 23 | (imm8 & 15) << 19;
 }
 
+static uint64_t vfp_expand_imm64(unsigned imm8)
+{
+	uint64_t b6 = imm8 >> 6 & 1;
+
+	return (uint64_t)(imm8 >> 7) << 63 | (uint64_t)!b6 << 62 | (b6 ? 0xffull << 54 : 0) |
+	       (uint64_t)(imm8 >> 4 & 3) << 52 | (uint64_t)(imm8 & 15) << 48;
+}
+
 static uint32_t fneg(uint32_t v)
 {
 	return v ^ 0x80000000u;
+}
+
+static uint64_t dneg(uint64_t v)
+{
+	return v ^ 0x8000000000000000ull;
+}
+
+/* FPv5: double precision (M7) and the ARMv8 additions */
+static int has_dp(const struct isa_cpu *c)
+{
+	return isa_model_info(c->model)->fpu == ISA_FPU_DP;
+}
+
+/* Dn as the pair S(2n), S(2n+1), low word first */
+static uint64_t dreg(const struct isa_cpu *c, unsigned n)
+{
+	return c->s.fpr[2 * n] | (uint64_t)c->s.fpr[2 * n + 1] << 32;
+}
+
+static void set_dreg(struct isa_cpu *c, unsigned n, uint64_t v)
+{
+	c->s.fpr[2 * n] = (uint32_t)v;
+	c->s.fpr[2 * n + 1] = (uint32_t)(v >> 32);
 }
 
 /* Run an operation with the FPSCR's controls; its flags accumulate. */
@@ -171,8 +206,21 @@ static int xfer(struct isa_cpu *c, const struct isa_insn *in)
 	unsigned l = hw1 >> 4 & 1, a = hw1 >> 5 & 7;
 	int r;
 
-	if (hw2 & 0x100)
-		return unimpl(c, in); /* scalar (D[x]) transfers: not FPv4-SP */
+	if (hw2 & 0x100) {
+		/* VMOV.32 Dd[x], Rt / VMOV.32 Rt, Dn[x] (FPv5-D16; no other sizes) */
+		unsigned dn = (hw2 >> 7 & 1) << 4 | (hw1 & 15), x = hw1 >> 5 & 1;
+
+		if (!has_dp(c) || (hw1 & 0xc0) || (hw2 & 0x6f) != 0x00 || dn >= 16 || rt == 13 ||
+		    rt == 15)
+			return unimpl(c, in);
+		if ((r = fp_check(c)))
+			return r;
+		if (l)
+			isa_wreg(c, rt, c->s.fpr[2 * dn + x]);
+		else
+			c->s.fpr[2 * dn + x] = c->s.r[rt];
+		return EX_OK;
+	}
 	if (a == 0 && (hw2 & 0x6f) == 0x00) {
 		unsigned sn = (hw1 & 15) << 1 | (hw2 >> 7 & 1);
 
@@ -206,6 +254,151 @@ static int xfer(struct isa_cpu *c, const struct isa_insn *in)
 	return unimpl(c, in);
 }
 
+/*
+ * Data processing, double precision (FPv5-D16): the single-precision
+ * layout with sz = 1. Registers are D:Vd, N:Vn, M:Vm, D0-D15 only, but
+ * for the conversions whose other side is an S register (Vd:D or Vm:M).
+ */
+static int dp64(struct isa_cpu *c, const struct isa_insn *in)
+{
+	unsigned hw1 = in->raw >> 16, hw2 = in->raw & 0xffff;
+	unsigned opc1 = (hw1 >> 4 & 0xb), opc2 = hw1 & 15, op = hw2 >> 6 & 1, bit7 = hw2 >> 7 & 1;
+	unsigned dd = (hw1 >> 6 & 1) << 4 | hw2 >> 12, dn = bit7 << 4 | (hw1 & 15);
+	unsigned dm = (hw2 >> 5 & 1) << 4 | (hw2 & 15);
+	unsigned sd = (hw2 >> 12) << 1 | (hw1 >> 6 & 1), sm = (hw2 & 15) << 1 | (hw2 >> 5 & 1);
+	uint64_t d, n, m, t;
+	uint32_t *f = c->s.fpr;
+	int r, s_dst = 0, s_src = 0, no_m = 0;
+
+	if ((hw2 & 0x10))
+		return unimpl(c, in);
+	if (opc1 == 0xb) {
+		/* the "other" group: which side is an S register, is there an Dm? */
+		s_dst = op && (opc2 == 0x3 || (opc2 == 0x7 && bit7) || (opc2 & 0xe) == 0xc);
+		s_src = op && (opc2 == 0x2 || opc2 == 0x8);
+		/* VMOV #imm, VCMP #0, fixed point (in place in Dd): imm bits */
+		no_m = !op || opc2 == 0x5 || (opc2 & 0xa) == 0xa;
+	}
+	if ((!s_dst && dd >= 16) || (!s_src && !no_m && dm >= 16) || (opc1 != 0xb && dn >= 16))
+		return unimpl(c, in); /* D16-D31: FPv5-D16 has none */
+	if (opc1 == 0xb && !op) {
+		/* VMOV.F64 Dd, #imm */
+		if ((r = fp_check(c)))
+			return r;
+		set_dreg(c, dd, vfp_expand_imm64((hw1 & 15) << 4 | (hw2 & 15)));
+		return EX_OK;
+	}
+	if ((r = fp_check(c)))
+		return r;
+	d = s_dst ? 0 : dreg(c, dd);
+	n = opc1 != 0xb ? dreg(c, dn) : 0;
+	m = no_m ? 0 : s_src ? f[sm] : dreg(c, dm);
+	FP_ENV(c);
+	switch (opc1) {
+	case 0x0: /* VMLA / VMLS: Dd := Dd +/- round(Dn * Dm) */
+		t = sf64_mul(&env_, n, m);
+		set_dreg(c, dd, sf64_add(&env_, d, op ? dneg(t) : t));
+		break;
+	case 0x1: /* VNMLS / VNMLA: Dd := -Dd +/- round(Dn * Dm) */
+		t = sf64_mul(&env_, n, m);
+		set_dreg(c, dd, sf64_add(&env_, dneg(d), op ? dneg(t) : t));
+		break;
+	case 0x2: /* VMUL / VNMUL */
+		t = sf64_mul(&env_, n, m);
+		set_dreg(c, dd, op ? dneg(t) : t);
+		break;
+	case 0x3: /* VADD / VSUB */
+		set_dreg(c, dd, op ? sf64_sub(&env_, n, m) : sf64_add(&env_, n, m));
+		break;
+	case 0x8: /* VDIV */
+		if (op)
+			return unimpl(c, in);
+		set_dreg(c, dd, sf64_div(&env_, n, m));
+		break;
+	case 0x9: /* VFNMS (op 0) / VFNMA (op 1): Dd := -Dd + (+/-Dn) * Dm, fused */
+		set_dreg(c, dd, sf64_muladd(&env_, op ? dneg(n) : n, m, dneg(d)));
+		break;
+	case 0xa: /* VFMA (op 0) / VFMS (op 1): Dd := Dd + (+/-Dn) * Dm, fused */
+		set_dreg(c, dd, sf64_muladd(&env_, op ? dneg(n) : n, m, d));
+		break;
+	case 0xb: /* other, op = 1 */
+		switch (opc2) {
+		case 0x0: /* VMOV Dd, Dm / VABS */
+			set_dreg(c, dd, bit7 ? m & 0x7fffffffffffffffull : m);
+			break;
+		case 0x1: /* VNEG / VSQRT */
+			set_dreg(c, dd, bit7 ? sf64_sqrt(&env_, m) : dneg(m));
+			break;
+		case 0x2: /* VCVTB/VCVTT.F64.F16 Dd, Sm */
+			set_dreg(c, dd, sf16_to_f64(&env_, (uint16_t)(bit7 ? m >> 16 : m)));
+			break;
+		case 0x3: /* VCVTB/VCVTT.F16.F64 Sd, Dm: half of Sd */
+			t = sf64_to_f16(&env_, m);
+			f[sd] = bit7 ? (f[sd] & 0xffffu) | (uint32_t)t << 16
+				     : (f[sd] & 0xffff0000u) | (uint32_t)t;
+			break;
+		case 0x4: /* VCMP{E} Dd, Dm */
+		case 0x5: /* VCMP{E} Dd, #0 */
+			if (opc2 == 5 && (hw2 & 0x2f))
+				return unimpl(c, in);
+			t = sf64_cmp(&env_, d, opc2 == 5 ? 0 : m, bit7);
+			c->s.fpscr = (c->s.fpscr & 0x0fffffffu) | (uint32_t)t << 28;
+			break;
+		case 0x6: /* VRINTR (bit7 0: FPSCR rounding) / VRINTZ; no IXC */
+			set_dreg(c, dd,
+				 sf64_rint(&env_, m, bit7 ? SF_RZ : (enum sf_round)env_.rmode, 0));
+			break;
+		case 0x7:
+			if (!bit7) /* VRINTX: FPSCR rounding, IXC */
+				set_dreg(c, dd,
+					 sf64_rint(&env_, m, (enum sf_round)env_.rmode, 1));
+			else /* VCVT.F32.F64 Sd, Dm */
+				f[sd] = sf64_to_f32(&env_, m);
+			break;
+		case 0x8: /* VCVT.F64.{S,U}32 Dd, Sm (exact) */
+			set_dreg(c, dd, sf64_from_int(&env_, (uint32_t)m, bit7, 0));
+			break;
+		case 0xa:
+		case 0xb:
+		case 0xe:
+		case 0xf: {
+			/* VCVT between F64 and fixed point, in place in Dd (low word) */
+			unsigned size = bit7 ? 32 : 16, imm = (hw2 & 15) << 1 | (hw2 >> 5 & 1);
+			int uns = opc2 & 1, fbits = (int)size - (int)imm;
+			uint32_t lo = (uint32_t)d;
+
+			if (fbits < 0)
+				return unimpl(c, in);
+			if (opc2 & 4) {
+				/* the integer is sign- or zero-extended into all of Dd */
+				uint32_t v = sf64_to_int(&env_, d, SF_RZ, !uns, size, fbits);
+
+				set_dreg(c, dd, uns ? (uint64_t)v : (uint64_t)(int64_t)(int32_t)v);
+				break;
+			}
+			env_.rmode = SF_RN; /* FixedToFP rounds to nearest (exact here) */
+			set_dreg(c, dd,
+				 sf64_from_int(&env_,
+					       size == 16 ? (uns ? lo & 0xffff
+								 : (uint32_t)(int32_t)(int16_t)lo)
+							  : lo,
+					       !uns, fbits));
+			break;
+		}
+		case 0xc:
+		case 0xd: /* VCVT{R}.{U,S}32.F64 Sd, Dm */
+			f[sd] = sf64_to_int(&env_, m, bit7 ? SF_RZ : (enum sf_round)env_.rmode,
+					    opc2 & 1, 32, 0);
+			break;
+		default: return unimpl(c, in);
+		}
+		break;
+	default: return unimpl(c, in);
+	}
+	FP_DONE(c);
+	return EX_OK;
+}
+
 /* Data processing, single precision (A6.5.x "floating-point data-processing") */
 static int dp(struct isa_cpu *c, const struct isa_insn *in)
 {
@@ -218,7 +411,7 @@ static int dp(struct isa_cpu *c, const struct isa_insn *in)
 	int r;
 
 	if (hw2 & 0x100)
-		return unimpl(c, in); /* double precision: FPv4-SP has none */
+		return has_dp(c) ? dp64(c, in) : unimpl(c, in); /* FPv4-SP has none */
 	if ((hw2 & 0x10))
 		return unimpl(c, in);
 	if (opc1 == 0xb && !op) {
@@ -276,6 +469,23 @@ static int dp(struct isa_cpu *c, const struct isa_insn *in)
 			t = sf32_cmp(&env_, d, opc2 == 5 ? 0 : m, bit7);
 			c->s.fpscr = (c->s.fpscr & 0x0fffffffu) | t << 28;
 			break;
+		case 0x6: /* VRINTR (bit7 0: FPSCR rounding) / VRINTZ; no IXC */
+			if (!has_dp(c))
+				return unimpl(c, in);
+			f[sd] = sf32_rint(&env_, m, bit7 ? SF_RZ : (enum sf_round)env_.rmode, 0);
+			break;
+		case 0x7:
+			if (!has_dp(c))
+				return unimpl(c, in);
+			if (!bit7) { /* VRINTX: FPSCR rounding, IXC */
+				f[sd] = sf32_rint(&env_, m, (enum sf_round)env_.rmode, 1);
+				break;
+			}
+			/* VCVT.F64.F32 Dd, Sm */
+			if (hw1 >> 6 & 1)
+				return unimpl(c, in);
+			set_dreg(c, hw2 >> 12, sf32_to_f64(&env_, m));
+			break;
 		case 0x8: /* VCVT.F32.{S,U}32 Sd, Sm (FPSCR rounding) */
 			f[sd] = sf32_from_int(&env_, m, bit7, 0);
 			break;
@@ -315,12 +525,97 @@ static int dp(struct isa_cpu *c, const struct isa_insn *in)
 	return EX_OK;
 }
 
-int isa_is_vfp(uint32_t raw, unsigned size)
+/*
+ * FPv5's unconditional encodings (hw1 0xFExx, ARMv8-M C2.4.7): VSEL,
+ * VMAXNM/VMINNM, VRINT{A,N,P,M} and VCVT{A,N,P,M}, single or double (sz).
+ */
+static int v8(struct isa_cpu *c, const struct isa_insn *in)
+{
+	static const enum sf_round rmode_of[4] = {SF_RA, SF_RN, SF_RP, SF_RM};
+	unsigned hw1 = in->raw >> 16, hw2 = in->raw & 0xffff, dbl = hw2 >> 8 & 1;
+	unsigned D = hw1 >> 6 & 1, N = hw2 >> 7 & 1, M = hw2 >> 5 & 1;
+	unsigned vd = hw2 >> 12, vn = hw1 & 15, vm = hw2 & 15;
+	unsigned rd = dbl ? D << 4 | vd : vd << 1 | D, rn = dbl ? N << 4 | vn : vn << 1 | N;
+	unsigned rm = dbl ? M << 4 | vm : vm << 1 | M;
+	uint32_t *f = c->s.fpr;
+	int r;
+
+	if (!(hw1 & 0x80)) {
+		/* VSEL<cc>: Dd := cc ? Dn : Dm, cc of EQ VS GE GT; no FP flags */
+		unsigned cc = hw1 >> 4 & 3, cond = cc << 2 | ((cc >> 1) ^ (cc & 1)) << 1;
+		int pass;
+
+		if ((hw2 & 0x50) || (dbl && (rd | rn | rm) >= 16))
+			return unimpl(c, in);
+		if ((r = fp_check(c)))
+			return r;
+		pass = cond_pass(c->s.apsr, cond);
+		if (dbl)
+			set_dreg(c, rd, dreg(c, pass ? rn : rm));
+		else
+			f[rd] = f[pass ? rn : rm];
+		return EX_OK;
+	}
+	if ((hw1 & 0x30) == 0) {
+		/* VMAXNM (op 0) / VMINNM (op 1): IEEE 754-2008 maxNum, minNum */
+		int max = !(hw2 >> 6 & 1);
+
+		if ((hw2 & 0x10) || (dbl && (rd | rn | rm) >= 16))
+			return unimpl(c, in);
+		if ((r = fp_check(c)))
+			return r;
+		FP_ENV(c);
+		if (dbl)
+			set_dreg(c, rd, sf64_minmaxnum(&env_, dreg(c, rn), dreg(c, rm), max));
+		else
+			f[rd] = sf32_minmaxnum(&env_, f[rn], f[rm], max);
+		FP_DONE(c);
+		return EX_OK;
+	}
+	if ((hw1 & 0x3c) == 0x38) {
+		/* VRINT{A,N,P,M}: to integral, the mode in the encoding; no IXC */
+		enum sf_round rm_ = rmode_of[hw1 & 3];
+
+		if ((hw2 & 0xd0) != 0x40 || (dbl && (rd | rm) >= 16))
+			return unimpl(c, in);
+		if ((r = fp_check(c)))
+			return r;
+		FP_ENV(c);
+		if (dbl)
+			set_dreg(c, rd, sf64_rint(&env_, dreg(c, rm), rm_, 0));
+		else
+			f[rd] = sf32_rint(&env_, f[rm], rm_, 0);
+		FP_DONE(c);
+		return EX_OK;
+	}
+	if ((hw1 & 0x3c) == 0x3c) {
+		/* VCVT{A,N,P,M}.{S,U}32 Sd, Sm/Dm: the mode in the encoding */
+		enum sf_round rm_ = rmode_of[hw1 & 3];
+		unsigned sd = vd << 1 | D;
+		int sign = hw2 >> 7 & 1;
+
+		if ((hw2 & 0x50) != 0x40 || (dbl && rm >= 16))
+			return unimpl(c, in);
+		if ((r = fp_check(c)))
+			return r;
+		FP_ENV(c);
+		f[sd] = dbl ? sf64_to_int(&env_, dreg(c, rm), rm_, sign, 32, 0)
+			    : sf32_to_int(&env_, f[rm], rm_, sign, 32, 0);
+		FP_DONE(c);
+		return EX_OK;
+	}
+	return unimpl(c, in);
+}
+
+int isa_is_vfp(enum isa_model model, uint32_t raw, unsigned size)
 {
 	unsigned hw1 = raw >> 16, hw2 = raw & 0xffff;
 
 	if (size != 4 || (hw2 & 0x0e00) != 0x0a00)
 		return 0;
+	/* FPv5's unconditional space only where the FPU has it */
+	if ((hw1 & 0xff00) == 0xfe00 && !(hw2 & 0x10))
+		return isa_model_info(model)->fpu == ISA_FPU_DP;
 	return (hw1 & 0xfe00) == 0xec00 || (hw1 & 0xff00) == 0xee00;
 }
 
@@ -332,6 +627,8 @@ int isa_exec_vfp(struct isa_cpu *c, const struct isa_insn *in)
 	if (!cpacr_pass(c))
 		return isa_fault(c, EXC_USAGEFAULT, UFSR_NOCP, 0);
 
+	if ((hw1 & 0xff00) == 0xfe00)
+		return v8(c, in);
 	if ((hw1 & 0xfe00) == 0xec00)
 		return ldst(c, in);
 	if (hw2 & 0x10)

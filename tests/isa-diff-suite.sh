@@ -1,24 +1,26 @@
 # shellcheck shell=sh
 # isa-diff-suite.sh: the QEMU differential over a set of programs, for
 # t0100 (Cortex-M3), t0102 (Cortex-M4, DSP), t0101 (Cortex-M4F, hard
-# float) and t0103 (Cortex-M0+, ARMv6-M, on QEMU's microbit); sourced after
+# float), t0103 (Cortex-M0+, ARMv6-M, on QEMU's microbit) and t0104
+# (Cortex-M7, double precision, on mps2-an500); sourced after
 # lib.sh. One test per model, so each stays well inside a test's time limit.
 #
 # qemu_diff_suite PICK MIN_PROGRAMS MIN_INSNS: every single-core workload
 # build and every single-core ISA corner program whose model (cpu_of) PICK
 # matches (a case pattern: "m3", "m4f", "m3|m4") runs on qemu-system-arm
-# (mps2-an385 for Cortex-M3, mps2-an386 for M4/M4F, microbit, a Cortex-M0,
-# for the M0+) and on raptor;
+# (mps2-an385 for Cortex-M3, mps2-an386 for M4/M4F, mps2-an500 for M7,
+# microbit, a Cortex-M0, for the M0+) and on raptor;
 # tests/diff-qemu.sh compares the two traces as they stream. At least
 # MIN_PROGRAMS programs and MIN_INSNS instructions (scaled) must be compared.
 # RAPTOR_QEMU_SAMPLE, if set, samples the programs instead of
 # RAPTOR_TEST_SAMPLE (make asan samples these harder than the campaigns).
 
 # dsp-* programs are Cortex-M4 ones, fp-* Cortex-M4F (hard float, FP
-# registers compared too), v6m-* Cortex-M0+; the workloads say it in
-# their name.
+# registers compared too), fp64-* Cortex-M7 (double precision), v6m-*
+# Cortex-M0+; the workloads say it in their name.
 cpu_of() {
 	case ${1##*/} in
+	fp64-*|*-m7-*) echo m7 ;;
 	fp-*|*-m4f-*) echo m4f ;;
 	dsp-*|*-m4-*) echo m4 ;;
 	v6m-*|*-m0plus-*) echo m0plus ;;

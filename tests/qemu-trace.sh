@@ -4,10 +4,11 @@
 #
 # Usage: tests/qemu-trace.sh ELF OUT [CPU]
 #   CPU  m3 (mps2-an385), m4 or m4f (mps2-an386, a Cortex-M4 with FPv4-SP;
-#        m4f also logs s0-s31 and FPSCR), m0plus (microbit: QEMU has no
+#        m4f also logs s0-s31 and FPSCR), m7 (mps2-an500, a Cortex-M7 with
+#        FPv5-D16, the same memory map; also logs s0-s31 = d0-d15), m0plus (microbit: QEMU has no
 #        M0+, its nRF51 is a Cortex-M0, the same ARMv6-M core but for CPUID;
-#        256 KiB flash at 0, 16 KiB RAM at 0x20000000); default m4f if the
-#        ELF's name matches *-m4f-* or fp-*, m4 if *-m4-*, m0plus if
+#        256 KiB flash at 0, 16 KiB RAM at 0x20000000); default m7 if the
+#        ELF's name matches *-m7-* or fp64-*, m4f if *-m4f-* or fp-*, m4 if *-m4-*, m0plus if
 #        *-m0plus-* or v6m-*, else m3.
 #   OUT  a file or a FIFO; '-' for standard output.
 # The log goes through a FIFO into $BUILD/qemulog, so it never touches disk.
@@ -25,13 +26,14 @@
 set -u
 
 usage() {
-	echo "usage: $0 ELF OUT [m3|m4|m4f|m0plus]" >&2
+	echo "usage: $0 ELF OUT [m3|m4|m4f|m7|m0plus]" >&2
 	exit 125
 }
 [ $# -ge 2 ] && [ $# -le 3 ] || usage
 elf=$1 out=$2 cpu=${3:-}
 if [ -z "$cpu" ]; then
 	case ${elf##*/} in
+	*-m7-*|fp64-*) cpu='m7' ;;
 	*-m4f-*|fp-*) cpu='m4f' ;;
 	*-m4-*) cpu='m4' ;;
 	*-m0plus-*|v6m-*) cpu='m0plus' ;;
@@ -42,12 +44,13 @@ case $cpu in
 m3) machine=mps2-an385 ;;
 m4) machine=mps2-an386 ;;
 m4f) machine=mps2-an386 ;;
+m7) machine=mps2-an500 ;;
 m0plus) machine=microbit ;;
-*) echo "qemu-trace: unknown CPU '$cpu' (m3, m4, m4f or m0plus)" >&2; exit 125 ;;
+*) echo "qemu-trace: unknown CPU '$cpu' (m3, m4, m4f, m7 or m0plus)" >&2; exit 125 ;;
 esac
 # With an FPU, QEMU's -d fpu dump and qemulog --fpu add s0-s31 and FPSCR.
 logitems=exec,cpu,nochain fpu=
-if [ "$cpu" = m4f ]; then
+if [ "$cpu" = m4f ] || [ "$cpu" = m7 ]; then
 	logitems=exec,cpu,fpu,nochain fpu=--fpu
 fi
 [ -r "$elf" ] || { echo "qemu-trace: cannot read ELF '$elf'" >&2; exit 125; }

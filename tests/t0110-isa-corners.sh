@@ -1,6 +1,6 @@
 #!/bin/sh
 . "$(dirname "$0")/lib.sh"
-test_description 'ISA corner programs: IT and flags, TBB/TBH, PSP and nested exceptions, unaligned rules, division by zero, DSP, the FP extension, the cross-core exclusive monitor, ARMv6-M (Cortex-M0+)'
+test_description 'ISA corner programs: IT and flags, TBB/TBH, PSP and nested exceptions, unaligned rules, division by zero, DSP, the FP extension (single, and double on the Cortex-M7), the cross-core exclusive monitor, ARMv6-M (Cortex-M0+)'
 
 # Each program checks itself and exits 0; a failed check exits with its
 # number. tests/t0100 also compares the single-core ones with QEMU.
@@ -42,6 +42,25 @@ test_expect_success 'fp-arith: without an FPU, FP instructions are NOCP faults (
 	test $rc = 99 &&
 	"$RAPTOR" run $I/fp-arith.elf --cores 1 --force-cpu m4 --trace-regs t >/dev/null 2>&1;
 	test $(head -n 1 t | wc -w) = 18
+'
+
+for t in fp64-arith fp64-random fp64-scs fp64-ctx fp64-exc; do
+	test_expect_success "$t passes on Cortex-M7 (the ELF's build attributes)" "
+		\"\$RAPTOR\" run $I/$t.elf --cores 1 --stats 2>err &&
+		grep '^board: 1 core, Cortex-M7 (m7; the ELF.s build attributes)\$' err
+	"
+done
+
+test_expect_success 'fp64-arith: the simple engine (white-box) gives the same trace, d0-d15 as s0-s31' '
+	"$RAPTOR" run $I/fp64-arith.elf --cores 1 --trace-regs fast &&
+	RAPTOR_SIMPLE_ENGINE=1 "$RAPTOR" run $I/fp64-arith.elf --cores 1 --trace-regs simple &&
+	test_cmp fast simple &&
+	test $(head -n 1 fast | wc -w) = 51
+'
+
+test_expect_success 'fp64-arith on a Cortex-M4F: double precision stops the run, named' '
+	test_expect_code 125 "$RAPTOR" run $I/fp64-arith.elf --cores 1 --force-cpu m4f 2>err &&
+	grep "error: isa: core 0: unimplemented instruction at pc 0x[0-9a-f]* after [0-9]* instructions: encoding 0xee303b01 (vadd.f64 d3, d0, d1)" err
 '
 
 test_expect_success 'wfi-primask: WFI wakes for an interrupt PRIMASK holds back' '

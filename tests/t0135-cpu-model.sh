@@ -62,6 +62,16 @@ test_expect_success 'an ELF built for a Cortex-M4F (hard float or softfp) runs o
 	grep "^board: 1 core, Cortex-M4F (m4f; the ELF.s build attributes)\$" err
 '
 
+test_expect_success 'an ELF built for a Cortex-M7 (FPv5-D16) runs on a Cortex-M7 (CPUID part 0xc27)' '
+	test_expect_code 39 "$RAPTOR" run m7.elf --stats 2>err &&
+	grep "^board: 1 core, Cortex-M7 (m7; the ELF.s build attributes)\$" err &&
+	! grep warning err &&
+	test_expect_code 39 "$RAPTOR" run m4f.elf --cpu m7 2>err &&
+	! test -s err &&
+	test_expect_code 125 "$RAPTOR" run m7.elf --cpu m4f 2>err &&
+	grep "error: --cpu m4f: m7.elf was built for Cortex-M7 (v7E-M, FPv5-D16), and a Cortex-M4F cannot run all of it: its FPU is single-precision only (--cpu m7 runs it; --force-cpu m4f runs it on a Cortex-M4F anyway)" err
+'
+
 test_expect_success 'an ELF built for a Cortex-M0+ runs on a Cortex-M0+ (CPUID part 0xc60)' '
 	test_expect_code 96 "$RAPTOR" run m0plus.elf --stats 2>err &&
 	grep "^board: 1 core, Cortex-M0+ (m0plus; the ELF.s build attributes)\$" err &&
@@ -84,7 +94,7 @@ test_expect_success 'not a Cortex-M architecture: a warning, then Cortex-M3' '
 # not_yet NAME WHAT SUGGESTION: NAME.elf is refused, saying what it was built for
 not_yet() {
 	test_expect_code 125 "$RAPTOR" run $1.elf 2>err &&
-	echo "raptor: error: $1.elf: built for $2, which this raptor does not run yet (it runs m3, m4, m4f, m0plus; $3)" >expect &&
+	echo "raptor: error: $1.elf: built for $2, which this raptor does not run yet (it runs m3, m4, m4f, m7, m0plus; $3)" >expect &&
 	test_cmp expect err &&
 	test_expect_code 125 "$RAPTOR" record $1.elf -o rec.$1 2>err &&
 	grep "$1.elf: built for $2, which this raptor does not run yet" err &&
@@ -92,8 +102,7 @@ not_yet() {
 }
 
 test_expect_success 'ELFs built for cores that do not run yet are refused by name' '
-	not_yet m7 "Cortex-M7 (v7E-M, FPv5-D16)" "--force-cpu m4f runs it on a Cortex-M4F anyway" &&
-	not_yet m33 "Cortex-M33 (v8-M mainline, DSP, FPv5-SP)" "--force-cpu m4f runs it on a Cortex-M4F anyway"
+	not_yet m33 "Cortex-M33 (v8-M mainline, DSP, FPv5-SP)" "--force-cpu m7 runs it on a Cortex-M7 anyway"
 '
 
 test_expect_success '--cpu larger than the ELF needs, same architecture: silent' '
@@ -129,8 +138,8 @@ test_expect_success '--force-cpu runs it anyway, with a warning' '
 	grep "^board: 1 core, Cortex-M3 (m3; --force-cpu)\$" err &&
 	test_expect_code 36 "$RAPTOR" run m4f.elf --force-cpu m4 2>err &&
 	grep "m4f.elf: built for Cortex-M4F (v7E-M, FPv4-SP); running it on a Cortex-M4 as --force-cpu says, though it has no FPU" err &&
-	test_expect_code 2 "$RAPTOR" run m4.elf --force-cpu m7 2>err &&
-	grep -- "--cpu m7: Cortex-M7 is not implemented yet (m3, m4, m4f, m0plus are)" err
+	test_expect_code 2 "$RAPTOR" run m4.elf --force-cpu m33 2>err &&
+	grep -- "--cpu m33: Cortex-M33 is not implemented yet (m3, m4, m4f, m7, m0plus are)" err
 '
 
 test_expect_success 'a damaged attributes section: a warning, and the default' '

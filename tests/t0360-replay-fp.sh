@@ -1,6 +1,6 @@
 #!/bin/sh
 . "$(dirname "$0")/lib.sh"
-test_description 'hard-float (M4F) recordings: the truth holds the FP registers, --verify and --random compare them'
+test_description 'hard-float (M4F, M7) recordings: the truth holds the FP registers (d0..d15 as s0..s31 on the M7), --verify and --random compare them'
 
 test_require "$RAPTOR" python3 "$BUILD/isatest/fp-arith.elf"
 
@@ -121,8 +121,10 @@ then
 	echo "FAIL record $elf $n $*: $(tail -1 $d/err)"
 	exit 0
 fi
-if ! grep -q "^model = m4f" $d/r/manifest.ini; then
-	echo "FAIL record $elf $n $*: not recorded as an m4f"
+want=m4f
+case $elf in *-m7-* | */fp64-*) want=m7 ;; esac
+if ! grep -q "^model = $want\$" $d/r/manifest.ini; then
+	echo "FAIL record $elf $n $*: not recorded as an $want"
 	exit 0
 fi
 if ! "$RAPTOR" replay $d/r --verify 2>$d/err; then
@@ -201,6 +203,40 @@ test_expect_success 'multicore hard float: the m4f builds at 2 and 4 cores run t
 	summed mjobs.results "multicore" &&
 	# one reset F record per core at least
 	awk "\$4 < \$NF { print \"fewer F records than cores: \" \$0; bad = 1 } END { exit bad }" mjobs.results
+'
+
+test_expect_success 'M7 (FPv5-D16): its workloads and fp64 programs at 1 core, the multicore ones at 2, verify d0..d15 and FPSCR at every step' '
+	# (the FP workloads at O2 and Os; t0300 verifies every build of single.list)
+	grep -- "-m7-" "$GUEST/single.list" >m7.list &&
+	abs_list m7.list | grep -E "/(fpmath|fft|printf)-m7-O[2s]" | sed "s/\$/ 1/" >m7jobs &&
+	test $(wc -l <m7jobs) -ge 6 &&
+	test_sample m7jobs &&
+	{
+		abs_list m7.list | grep /dmath- | sed "s/\$/ 1/" &&
+		for t in fp64-arith fp64-random fp64-ctx fp64-exc; do echo "$I/$t.elf 1"; done &&
+		abs_list "$GUEST/multi-m7.list" | sed "s/\$/ 2/"
+	} >>m7jobs &&
+	grep -q "/dpar-m7-O2.elf 2\$" m7jobs &&
+	run_jobs m7jobs &&
+	summed m7jobs.results "M7" &&
+	awk "\$3 <= \$2 { print \"too few FP states: \" \$0; bad = 1 } END { exit bad }" m7jobs.results &&
+	# the double-precision programs change the FP registers after the reset
+	for e in "dmath-m7-O2.elf 1" "fp64-arith.elf 1" "fp64-random.elf 1" "dpar-m7-O2.elf 2"; do
+		grep "/$e \$" m7jobs.results >line &&
+		test $(cut -d" " -f5 line) -gt 0 || { cat line; return 1; }
+	done
+'
+
+test_expect_success 'M7: --random seeks both ways restore d0..d15 (2-core dpar, fp64-random)' '
+	"$RAPTOR" record "$GUEST/dpar-m7-O2.elf" --cores 2 --truth -o dpar2 -q >/dev/null &&
+	grep "^model = m7\$" dpar2/manifest.ini &&
+	"$RAPTOR" record "$I/fp64-random.elf" --truth -o fp64r -q >/dev/null &&
+	"$RAPTOR" replay dpar2 --random 60 2>err.dpar2 &&
+	sed "s/^/# /" err.dpar2 &&
+	grep "^raptor replay: dpar2: 60 random positions among [0-9]* equal the ground truth (FP registers too: 33 in each of 120 core states) ([0-9]* reached forward, [1-9][0-9]* backward;" err.dpar2 &&
+	"$RAPTOR" replay fp64r --random 60 2>err.fp64r &&
+	sed "s/^/# /" err.fp64r &&
+	grep "^raptor replay: fp64r: 60 random positions among [0-9]* equal the ground truth (FP registers too: 33 in each of 60 core states) ([0-9]* reached forward, [1-9][0-9]* backward;" err.fp64r
 '
 
 test_expect_success 'setup: fpmath-m4f-O2 and fp-random recorded' '

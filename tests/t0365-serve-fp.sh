@@ -1,8 +1,9 @@
 #!/bin/sh
 . "$(dirname "$0")/lib.sh"
-test_description 'raptor serve: the FP registers of M4F recordings (s0..s31, d0..d15, fpscr) in GDB and LLDB, forward and reverse, against the ground truth'
+test_description 'raptor serve: the FP registers of M4F and M7 recordings (s0..s31, d0..d15, fpscr) in GDB and LLDB, forward and reverse, against the ground truth'
 
-test_require "$RAPTOR" "$BUILD/truthq" "$BUILD/isatest/fp-random.elf" gdb-multiarch lldb \
+test_require "$RAPTOR" "$BUILD/truthq" "$BUILD/isatest/fp-random.elf" \
+	"$BUILD/isatest/fp64-random.elf" gdb-multiarch lldb \
 	arm-none-eabi-nm arm-none-eabi-objcopy python3 timeout
 
 export TRUTHQ="$BUILD/truthq"
@@ -46,6 +47,13 @@ test_expect_success 'GDB, 1 core: s, d and fpscr equal the truth after stepi, co
 test_expect_success 'GDB, 2 cores: both cores'"'"' FP registers at breakpoint stops of either, forward and back' '
 	port=$fpr_port &&
 	FP_BREAKS=loop FP_STOPS=10 gdb_script fp.py fpr
+'
+
+test_expect_success 'GDB, M7 (FPv5-D16, double precision), 2 cores: s, d and fpscr equal the truth, forward and back' '
+	"$RAPTOR" record "$BUILD/isatest/fp64-random.elf" --cores 2 --truth -o f64 -q >/dev/null &&
+	grep "^model = m7\$" f64/manifest.ini &&
+	serve f64 f64 &&
+	FP_BREAKS=loop FP_STOPS=10 gdb_script fp.py f64
 '
 
 test_expect_success 'a wrong value is caught: the truth of s5, s30 or fpscr flipped, the GDB script fails naming it' '

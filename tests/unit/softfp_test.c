@@ -218,6 +218,164 @@ static void random_vs_host(void)
 	tap_ok(!bad, "200000 random add/mul/div/sqrt/fma match the host (RN, DN)");
 }
 
+static uint64_t bits64(double f)
+{
+	uint64_t u;
+
+	memcpy(&u, &f, 8);
+	return u;
+}
+
+static double dbl(uint64_t u)
+{
+	double f;
+
+	memcpy(&f, &u, 8);
+	return f;
+}
+
+static uint64_t rng64(uint32_t *s)
+{
+	uint64_t hi = rng(s);
+
+	return hi << 32 | rng(s);
+}
+
+/* binary64 operands, as operand() does for binary32 */
+static uint64_t operand64(uint32_t *s)
+{
+	uint64_t v = rng64(s);
+
+	switch (v & 7) {
+	case 0: return v & 0x800fffffffffffffull;			/* denormal */
+	case 1: return (v & 0x801fffffffffffffull) | 0x3fe0000000000000ull; /* near 1 */
+	case 2: return (v & 0x803fffffffffffffull) | 0x7fc0000000000000ull; /* huge */
+	case 3: return (v & 0x803fffffffffffffull) | 0x0000000000000000ull; /* tiny */
+	default: return v;
+	}
+}
+
+static void is64(uint64_t got, uint64_t want, uint32_t flags, uint32_t want_flags,
+		 const char *what)
+{
+	if (!tap_ok(got == want && flags == want_flags, "%s", what))
+		tap_diag("got %016llx flags %02x, want %016llx flags %02x",
+			 (unsigned long long)got, flags, (unsigned long long)want, want_flags);
+}
+
+#define CHECK64(fpscr, expr, want, wflags, what)                                                   \
+	do {                                                                                       \
+		struct sf_env e = sf_env_of(fpscr);                                                \
+		uint64_t r_ = (expr);                                                              \
+		is64(r_, want, e.flags, wflags, what);                                             \
+	} while (0)
+
+/* binary64 and the FPv5 operations, hand-worked */
+static void binary64(void)
+{
+	CHECK64(RN, sf64_add(&e, 0x7ff0000000000001ull, 0x7ff8000000000002ull),
+		0x7ff8000000000001ull, SF_IOC, "f64: sNaN a quieted first");
+	CHECK64(RN, sf64_mul(&e, 0x7ff8000000000002ull, 0xfff8000000000003ull),
+		0x7ff8000000000002ull, 0, "f64: qNaN a before qNaN b");
+	CHECK64(DN, sf64_div(&e, 0xfff0000000000001ull, 0), SF64_DEFAULT_NAN, SF_IOC,
+		"f64: DN gives the default NaN");
+	CHECK64(RN, sf64_div(&e, 0x3ff0000000000000ull, 0), 0x7ff0000000000000ull, SF_DZC,
+		"f64: 1 / 0");
+	CHECK64(RN, sf64_mul(&e, 0x0010000000000000ull, 0x3fe0000000000000ull),
+		0x0008000000000000ull, 0, "f64: exact denormal result, no UFC");
+	CHECK64(FZ, sf64_mul(&e, 0x0010000000000000ull, 0x3fe0000000000000ull), 0, SF_UFC,
+		"f64: FZ flushes the tiny result");
+	CHECK64(FZ, sf64_add(&e, 0x0000000000000001ull, 0x3ff0000000000000ull),
+		0x3ff0000000000000ull, SF_IDC, "f64: FZ flushes a denormal input");
+	CHECK64(RZ, sf64_add(&e, 0x7fefffffffffffffull, 0x7fefffffffffffffull),
+		0x7fefffffffffffffull, SF_OFC | SF_IXC, "f64: RZ overflow to max");
+	CHECK64(RM, sf64_sub(&e, 0x3ff0000000000000ull, 0x3ff0000000000000ull),
+		0x8000000000000000ull, 0, "f64: x - x is -0 rounding down");
+	CHECK(RN, sf64_to_f32(&e, 0x3ff0000010000000ull), 0x3f800000, SF_IXC,
+	      "f64->f32: a tie to even");
+	CHECK(RN, sf64_to_f32(&e, 0x7ff0000000000001ull), 0x7fc00000, SF_IOC,
+	      "f64->f32: sNaN quieted, payload's top bits");
+	CHECK(RN, sf64_to_f32(&e, 0x47f0000000000000ull), 0x7f800000, SF_OFC | SF_IXC,
+	      "f64->f32: overflow");
+	CHECK64(RN, sf32_to_f64(&e, 0x7f800001), 0x7ff8000020000000ull, SF_IOC,
+		"f32->f64: sNaN quieted, payload shifted");
+	CHECK64(RN, sf32_to_f64(&e, 0x00000001), 0x36a0000000000000ull, 0,
+		"f32->f64: a denormal widens exactly");
+	CHECK(RN, sf64_to_int(&e, 0x41f0000000000000ull, SF_RZ, 1, 32, 0), 0x7fffffff, SF_IOC,
+	      "f64 2^32 to s32 saturates");
+	CHECK(RN, sf64_to_int(&e, 0xc1e0000000080000ull, SF_RZ, 1, 32, 0), 0x80000000, SF_IXC,
+	      "f64 -2^31 - 1/4 to s32 (RZ)");
+	CHECK(RN, sf64_to_int(&e, 0x4004000000000000ull, SF_RA, 1, 32, 0), 3, SF_IXC,
+	      "VCVTA 2.5 -> 3");
+	CHECK(RN, sf64_to_int(&e, 0x4004000000000000ull, SF_RN, 1, 32, 0), 2, SF_IXC,
+	      "VCVTN 2.5 -> 2");
+	CHECK64(RN, sf64_rint(&e, 0xc004000000000000ull, SF_RA, 0), 0xc008000000000000ull, 0,
+		"VRINTA -2.5 -> -3, no IXC");
+	CHECK64(RN, sf64_rint(&e, 0xbfd0000000000000ull, SF_RN, 1), 0x8000000000000000ull, SF_IXC,
+		"VRINTX -0.25 -> -0, IXC");
+	CHECK64(RN, sf64_rint(&e, 0x3fd0000000000000ull, SF_RP, 0), 0x3ff0000000000000ull, 0,
+		"VRINTP 0.25 -> 1");
+	CHECK64(RN, sf64_minmaxnum(&e, 0x7ff8000000000000ull, 0x3ff0000000000000ull, 1),
+		0x3ff0000000000000ull, 0, "VMAXNM qNaN, 1 -> 1");
+	CHECK64(RN, sf64_minmaxnum(&e, 0x7ff0000000000001ull, 0x3ff0000000000000ull, 1),
+		0x7ff8000000000001ull, SF_IOC, "VMAXNM sNaN, 1 -> qNaN");
+	CHECK64(RN, sf64_minmaxnum(&e, 0x8000000000000000ull, 0, 1), 0, 0,
+		"VMAXNM -0, +0 -> +0");
+	CHECK64(RN, sf64_minmaxnum(&e, 0, 0x8000000000000000ull, 0), 0x8000000000000000ull, 0,
+		"VMINNM +0, -0 -> -0");
+	CHECK(RN, sf32_minmaxnum(&e, 0xbf800000, 0x3f800000, 0), 0xbf800000, 0,
+	      "VMINNM.F32 -1, 1 -> -1");
+	CHECK(RN, sf32_rint(&e, 0x3fc00000, SF_RM, 0), 0x3f800000, 0, "VRINTM.F32 1.5 -> 1");
+}
+
+static void random_vs_host64(void)
+{
+	static const int modes[4] = {FE_TONEAREST, FE_UPWARD, FE_DOWNWARD, FE_TOWARDZERO};
+	uint32_t s = 0x2545f491u, bad = 0;
+	const char *op = "";
+
+	for (int i = 0; i < 400000 && !bad; i++) {
+		uint64_t a = operand64(&s), b = operand64(&s), c = operand64(&s), want = 0, got = 0;
+		int mode = (i / 8) & 3;
+		struct sf_env e = sf_env_of(DN | (uint32_t)mode << 22);
+		double fa = dbl(a), fb = dbl(b), fc;
+
+		/* fused sums that cancel: the addend near -a*b */
+		if (i % 16 == 6)
+			c = bits64(-(fa * fb)) ^ (rng64(&s) & 0xff);
+		fc = dbl(c);
+		fesetround(modes[mode]);
+		switch (i % 8) {
+		case 0: op = "add", got = sf64_add(&e, a, b), want = bits64(fa + fb); break;
+		case 1: op = "sub", got = sf64_sub(&e, a, b), want = bits64(fa - fb); break;
+		case 2: op = "mul", got = sf64_mul(&e, a, b), want = bits64(fa * fb); break;
+		case 3: op = "div", got = sf64_div(&e, a, b), want = bits64(fa / fb); break;
+		case 4: op = "sqrt", got = sf64_sqrt(&e, a), want = bits64(sqrt(fa)); break;
+		case 5: op = "rint", got = sf64_rint(&e, a, e.rmode, 0), want = bits64(nearbyint(fa));
+			break;
+		case 6:
+		case 7:
+			op = "fma", got = sf64_muladd(&e, a, b, c), want = bits64(fma(fa, fb, fc));
+			break;
+		}
+		fesetround(FE_TONEAREST);
+		if (isnan(dbl(want)))
+			want = SF64_DEFAULT_NAN;
+		/* x86 detects tininess after rounding: skip results at the edge */
+		if ((want & 0x7ff0000000000000ull) <= 0x0010000000000000ull &&
+		    (got & 0x7fffffffffffffffull) != (want & 0x7fffffffffffffffull))
+			continue;
+		if (got != want) {
+			bad = 1;
+			tap_diag("%s mode %d (%016llx, %016llx, %016llx): got %016llx, host %016llx",
+				 op, mode, (unsigned long long)a, (unsigned long long)b,
+				 (unsigned long long)c, (unsigned long long)got,
+				 (unsigned long long)want);
+		}
+	}
+	tap_ok(!bad, "400000 random f64 add/sub/mul/div/sqrt/rint/fma match the host (4 modes)");
+}
+
 int main(void)
 {
 	nans();
@@ -225,5 +383,7 @@ int main(void)
 	rounding();
 	conversions();
 	random_vs_host();
+	binary64();
+	random_vs_host64();
 	return tap_done();
 }
