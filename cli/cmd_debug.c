@@ -41,7 +41,7 @@ static const char debug_usage[] =
 	"options (passed on to raptor serve; see 'raptor serve --help'):\n"
 	"  --at WHERE       start at 'begin' (default), 'end' or a POSITION\n"
 	"  --interval N     instructions between checkpoints\n"
-	"  --memory SIZE    memory the checkpoints may hold (512M, 2G, ...)\n"
+	"  --memory SIZE    the server's resident memory (512M, 2G, ...)\n"
 	"  --no-index       ignore the recording's index\n"
 	"  --cache-dir DIR  where to look for the index of a read-only recording\n"
 	"  --port N         serve on port N rather than a free one\n"

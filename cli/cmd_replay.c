@@ -49,14 +49,15 @@ static const char replay_usage[] =
 	"                  other core's occurrence may be passed) and stepi; no\n"
 	"                  watchpoints\n"
 	"  --interval N    instructions between checkpoints (default 65536)\n"
-	"  --memory SIZE   memory the replay's index may hold (default 512M; K, M, G\n"
+	"  --memory SIZE   the replay's resident memory (default 512M; K, M, G\n"
 	"                  suffixes): checkpoints, time index, initial image and\n"
 	"                  memory picture (a control-flow-only replay: its decoded\n"
-	"                  messages) together (the streams are mapped, their\n"
-	"                  pages behind the replay handed back); over it the\n"
-	"                  checkpoints are compressed, and thinned out far from\n"
-	"                  where the replay is, then laid down again when it\n"
-	"                  comes back\n"
+	"                  messages) get what the rest of the process (code,\n"
+	"                  decoder, caches, free heap) leaves (the streams are\n"
+	"                  mapped, their pages behind the replay handed back);\n"
+	"                  over it the checkpoints are compressed, and thinned\n"
+	"                  out far from where the replay is, then laid down\n"
+	"                  again when it comes back\n"
 	"  --seed S        seed of --random's choices (default 1)\n"
 	"  --no-index      ignore the recording's index (raptor index); without it,\n"
 	"                  a valid index is loaded (its checkpoints and summaries,\n"
@@ -199,12 +200,14 @@ int cmd_replay(int argc, char **argv)
 			rpl_memory_use(r, &mu);
 			fprintf(stderr, "  checkpoints: %llu bytes now, %llu at most, budget %llu "
 				"of --memory %llu (time index %llu, initial image %llu, live "
-				"memory %llu, cf walk %llu); %zu compressed (%llu to %llu bytes), %llu dropped, "
+				"memory %llu, cf walk %llu, rest of the process %llu of %llu "
+				"resident); %zu compressed (%llu to %llu bytes), %llu dropped, "
 				"%llu laid down again\n", (unsigned long long)cs.bytes,
 				(unsigned long long)cs.peak, (unsigned long long)cs.budget,
 				(unsigned long long)mu.memory, (unsigned long long)mu.time_index,
 				(unsigned long long)mu.initial, (unsigned long long)mu.live,
-				(unsigned long long)mu.walk, cs.packed,
+				(unsigned long long)mu.walk, (unsigned long long)mu.rest,
+				(unsigned long long)mu.resident, cs.packed,
 				(unsigned long long)cs.raw_state, (unsigned long long)cs.packed_state,
 				(unsigned long long)cs.dropped, (unsigned long long)cs.recreated);
 			if (mu.walk_messages)

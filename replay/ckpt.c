@@ -36,9 +36,19 @@ size_t rpl_ckpt_state_size(const struct rpl *r)
 	return sizeof(struct dyn) + sizeof(r->sched.cycles) + sizeof(r->sched.rng) + blob_size(r);
 }
 
+/*
+ * The process's replays together (serve runs two, one in a thread): the
+ * sum of their budgets, and of what they hold as the budgets count it
+ * (each replay publishes its own at every checkpoint), so that the rest of
+ * the resident memory (code, libraries, decoders, caches, the allocator's
+ * free memory) is shared out among them in proportion to their budgets.
+ */
+static _Atomic uint64_t proc_budget, proc_held;
+
 void rpl_memory_use(const struct rpl *r, struct rpl_memory_use *u)
 {
-	uint64_t others, floor = r->memory / 4;
+	uint64_t others, floor = r->memory / 4, rss = heap_resident();
+	uint64_t held = proc_held, budgets = proc_budget;
 	struct cfw_msg_stats ms = { 0 };
 
 	u->memory = r->memory;
@@ -49,17 +59,40 @@ void rpl_memory_use(const struct rpl *r, struct rpl_memory_use *u)
 	u->walk_messages = ms.messages;
 	u->walk_packed = ms.packed;
 	u->walk_packed_bytes = ms.packed_bytes;
-	others = u->time_index + u->initial + u->live + u->walk;
+	u->resident = rss;
+	u->rest = 0;
+	if (rss > held && budgets)
+		u->rest = (uint64_t)((unsigned __int128)(rss - held) * r->memory / budgets);
+	others = u->time_index + u->initial + u->live + u->walk + u->rest;
 	u->store = r->memory > others + floor ? r->memory - others : floor;
 }
 
-/* The store's share of the budget, as the other structures have grown. */
+/*
+ * The store's share of the budget, as the other structures and the rest of
+ * the process have grown; this replay's holdings published. A process over
+ * its budgets hands the allocator's free pages back first.
+ */
 static void share_memory(struct rpl *r)
 {
 	struct rpl_memory_use u;
+	uint64_t now;
 
 	rpl_memory_use(r, &u);
+	now = rpl_ckstore_bytes(r->ck) + u.time_index + u.initial + u.live + u.walk;
+	proc_held += now - r->held; /* (modulo 2^64: a drop is a wrapped sum) */
+	r->held = now;
+	if (u.resident > proc_budget) {
+		heap_trim();
+		rpl_memory_use(r, &u);
+	}
 	rpl_ckstore_set_budget(r->ck, u.store);
+}
+
+void rpl_memory_forget(struct rpl *r)
+{
+	proc_held -= r->held;
+	proc_budget -= r->memory;
+	r->held = r->memory = 0;
 }
 
 /* The streams' pages the decoders have passed go back to the page cache (util/fmap.h). */
@@ -235,6 +268,7 @@ void rpl_set_interval(struct rpl *r, uint64_t insns)
 
 void rpl_set_memory(struct rpl *r, uint64_t bytes)
 {
+	proc_budget += bytes - r->memory;
 	r->memory = bytes;
 	share_memory(r);
 	rpl_ckstore_trim(r->ck, r->d.position / r->interval);

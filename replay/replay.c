@@ -507,9 +507,9 @@ struct rpl *rpl_open(const char *dir)
 		goto fail;
 	r->break_step = UINT64_MAX;
 	r->state_size = rpl_ckpt_state_size(r);
-	r->memory = RPL_DEFAULT_MEMORY;
 	r->ck = rpl_ckstore_new(r->state_size, r->mem, RPL_DEFAULT_MEMORY);
 	rpl_set_interval(r, RPL_DEFAULT_INTERVAL);
+	rpl_set_memory(r, RPL_DEFAULT_MEMORY);
 	rpl_ckpt_take(r); /* the beginning */
 	free(mpath);
 	return r;
@@ -525,6 +525,7 @@ void rpl_close(struct rpl *r)
 		return;
 	if (r->truth)
 		st_truth_close_reader(r->truth);
+	rpl_memory_forget(r);
 	rpl_ckstore_free(r->ck);
 	rpl_tix_free(r->tix);
 	cfw_free(r->cfw);

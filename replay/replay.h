@@ -183,6 +183,14 @@ struct rpl_memory_use {
 	uint64_t walk;	     /* a control-flow-only replay's messages and code (cfw_memory) */
 	/* of those messages: how many, how many packed, in how many bytes */
 	uint64_t walk_messages, walk_packed, walk_packed_bytes;
+	/*
+	 * The rest of the process's resident memory (code, libraries, decoder,
+	 * caches, the allocator's free memory: what the fields above and the
+	 * checkpoints do not count), this replay's share of it when several
+	 * replays run in the process; 0 where the resident size is not known
+	 * (under AddressSanitizer). resident: the process's resident memory.
+	 */
+	uint64_t rest, resident;
 	uint64_t store;	     /* the store's share: memory less those, at least memory / 4 */
 };
 void rpl_memory_use(const struct rpl *r, struct rpl_memory_use *u);

@@ -90,6 +90,7 @@ struct rpl {
 	 */
 	struct rpl_mem *init;
 	uint64_t memory; /* rpl_set_memory's budget, shared out by share_memory (ckpt.c) */
+	uint64_t held;	 /* what this replay holds, as it last published it (ckpt.c) */
 	struct isa_decoder *dec;
 	struct isa_bus bus;
 	struct isa_cpu *cpu[MAX_CORES];
@@ -229,6 +230,8 @@ int rpl_cf_only_run(struct rpl *r, uint64_t to);
 void rpl_ckpt_take(struct rpl *r);
 /* A checkpoint's state size: struct dyn, the cycles, the generator, the blob. */
 size_t rpl_ckpt_state_size(const struct rpl *r);
+/* The replay closes: its budget and holdings leave the process's sums. */
+void rpl_memory_forget(struct rpl *r);
 /* Restore checkpoint ci of the store. 0 / -1. */
 int rpl_ckpt_restore(struct rpl *r, size_t ci);
 /* The latest checkpoint at or before step s, and a checkpoint's steps. */

@@ -4,6 +4,7 @@
 #include "util/heap.h"
 
 #include <malloc.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -11,12 +12,20 @@
 
 #define HUGE ((uintptr_t)2 << 20)
 
+#if defined(__SANITIZE_ADDRESS__)
+#define HEAP_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HEAP_ASAN 1
+#endif
+#endif
+
 static int on;
 static uintptr_t advised; /* the heap is advised up to here (2 MiB-aligned) */
 
 void heap_hugepages_init(void)
 {
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef HEAP_ASAN
 	return;
 #else
 	if (on || getenv("RAPTOR_NO_HUGEPAGES"))
@@ -42,4 +51,26 @@ void heap_hugepages_grow(void)
 	/* fails harmlessly (EINVAL) on a kernel without THP */
 	madvise((void *)advised, top - advised, MADV_HUGEPAGE);
 	advised = top;
+}
+
+uint64_t heap_resident(void)
+{
+#ifdef HEAP_ASAN
+	return 0;
+#else
+	unsigned long long size, resident;
+	FILE *f = fopen("/proc/self/statm", "r");
+	int n;
+
+	if (!f)
+		return 0;
+	n = fscanf(f, "%llu %llu", &size, &resident);
+	fclose(f);
+	return n == 2 ? (uint64_t)resident * (uint64_t)sysconf(_SC_PAGESIZE) : 0;
+#endif
+}
+
+void heap_trim(void)
+{
+	malloc_trim(0);
 }

@@ -19,7 +19,18 @@
 #ifndef RAPTOR_HEAP_H
 #define RAPTOR_HEAP_H
 
+#include <stdint.h>
+
 void heap_hugepages_init(void);
 void heap_hugepages_grow(void);
+
+/*
+ * The process's resident memory in bytes (/proc/self/statm), or 0 where it
+ * cannot be known or means nothing: under AddressSanitizer, whose shadow
+ * and quarantine count in it.
+ */
+uint64_t heap_resident(void);
+/* Hand the heap's free pages back to the system (malloc_trim). */
+void heap_trim(void);
 
 #endif
