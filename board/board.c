@@ -33,6 +33,7 @@ struct board {
 	uint32_t uart_ctrl;
 	int exit_status;
 	volatile sig_atomic_t interrupted;
+	int misfit; /* board_load: a segment fell outside ROM and SRAM */
 };
 
 void board_config_init(struct board_config *cfg)
@@ -309,20 +310,26 @@ void board_free(struct board *b)
 
 static int load_bytes(void *ctx, uint32_t addr, const uint8_t *data, size_t len)
 {
-	uint8_t *p = mem_ptr(ctx, addr, len);
+	struct board *b = ctx;
+	uint8_t *p = mem_ptr(b, addr, len);
 
-	if (!p)
+	if (!p) {
+		b->misfit = 1;
 		return -1;
+	}
 	memcpy(p, data, len);
 	return 0;
 }
 
 int board_load(struct board *b, const char *path)
 {
+	b->misfit = 0;
 	if (isa_elf_load(path, load_bytes, b, &b->elf))
-		return error("%s: the board of a %s has 4 MiB of ROM at 0x%08x and 4 MiB of SRAM "
-			     "at 0x%08x", path, isa_model_info(b->cfg.model)->title,
-			     b->bm.rom_base, b->bm.sram_base);
+		return b->misfit ? error("%s: the board of a %s has 4 MiB of ROM at 0x%08x and "
+					 "4 MiB of SRAM at 0x%08x", path,
+					 isa_model_info(b->cfg.model)->title, b->bm.rom_base,
+					 b->bm.sram_base)
+				 : -1;
 	b->loaded = 1;
 	for (int i = 0; i < b->cfg.ncores; i++)
 		if (isa_cpu_reset(b->cpu[i], b->bm.rom_base))

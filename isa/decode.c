@@ -236,32 +236,53 @@ static int v8m_hand(uint32_t raw, unsigned size, const char **name)
 		*name = hw1 & 0x10 ? "vlldm" : "vlstm";
 	} else if (hw1 == 0xf3ef && (hw2 & 0xf000) == 0x8000) {
 		if (hw2 & 0x80)
-			*name = "mrs (a Non-secure register)";
+			*name = "mrs";
 		else if ((hw2 & 0xfe) == 0x0a)
 			return HAND_MRS;
 	} else if ((hw1 & 0xfff0) == 0xf380 && (hw2 & 0xff00) == 0x8800) {
 		if (hw2 & 0x80)
-			*name = "msr (a Non-secure register)";
+			*name = "msr";
 		else if ((hw2 & 0xfe) == 0x0a)
 			return HAND_MSR;
 	}
 	return *name ? HAND_SECEXT : HAND_NONE;
 }
 
+static const char *reg_name(unsigned r)
+{
+	static const char *const n[16] = {"r0", "r1", "r2",  "r3",  "r4",  "r5", "r6", "r7",
+					  "r8", "r9", "r10", "r11", "r12", "sp", "lr", "pc"};
+
+	return n[r & 15];
+}
+
 /* Text of a hand-decoded instruction into buf; 0 if raw is not one. */
 static int v8m_hand_text(uint32_t raw, unsigned size, char *buf, size_t len)
 {
 	const char *name;
+	unsigned hw1 = raw >> 16, hw2 = raw & 0xffff;
 
 	switch (v8m_hand(raw, size, &name)) {
 	case HAND_SECEXT:
-		snprintf(buf, len, "%s (the Security Extension)", name);
+		if (size == 2) /* BXNS, BLXNS */
+			snprintf(buf, len, "%s %s", name, reg_name(raw >> 3));
+		else if (name[0] == 't') /* TT* Rd, Rn */
+			snprintf(buf, len, "%s %s, %s", name, reg_name(hw2 >> 8), reg_name(hw1));
+		else if (name[0] == 'v') /* VLLDM, VLSTM Rn */
+			snprintf(buf, len, "%s %s", name, reg_name(hw1));
+		else if (hw1 == 0xf3ef) /* MRS of a Non-secure alias */
+			snprintf(buf, len, "mrs %s, SYSm 0x%02x", reg_name(hw2 >> 8), hw2 & 0xff);
+		else if (name[0] == 'm')
+			snprintf(buf, len, "msr SYSm 0x%02x, %s", hw2 & 0xff, reg_name(hw1));
+		else
+			snprintf(buf, len, "%s", name);
+		snprintf(buf + strlen(buf), len - strlen(buf), ": the Security Extension");
 		return 1;
 	case HAND_MRS:
-		snprintf(buf, len, "mrs r%u, %s", raw >> 8 & 0xf, raw & 1 ? "psplim" : "msplim");
+		snprintf(buf, len, "mrs %s, %s", reg_name(raw >> 8), raw & 1 ? "psplim" : "msplim");
 		return 1;
 	case HAND_MSR:
-		snprintf(buf, len, "msr %s, r%u", raw & 1 ? "psplim" : "msplim", raw >> 16 & 0xf);
+		snprintf(buf, len, "msr %s, %s", raw & 1 ? "psplim" : "msplim", reg_name(hw1));
 		return 1;
 	}
 	return 0;
