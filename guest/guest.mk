@@ -27,6 +27,7 @@ GUEST_SDK     := crt0 board syscalls
 # (mps2-an505's Secure aliases); both take their sections from sections.ld.
 GUEST_LDS     := guest/sdk/raptor.ld
 GUEST_LDS_m33 := guest/sdk/m33.ld
+GUEST_LDS_m33f := guest/sdk/m33.ld
 guest_lds = $(or $(GUEST_LDS_$(1)),$(GUEST_LDS))
 
 GUEST_WARN    := -Wall -Wextra
@@ -36,6 +37,7 @@ GUEST_ARCH_m4f := -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16
 # Cortex-M33 (ARMv8-M mainline with DSP) built soft-float: its FPv5-SP
 # instructions beyond FPv4's are not in the ISS yet.
 GUEST_ARCH_m33 := -mcpu=cortex-m33+nofp -mthumb -mfloat-abi=soft
+GUEST_ARCH_m33f := -mcpu=cortex-m33 -mthumb -mfloat-abi=hard -mfpu=fpv5-sp-d16
 GUEST_MODE_sc := -DRAPTOR_SINGLE_CORE=1
 GUEST_MODE_mc :=
 GUEST_CFLAGS  := -std=gnu11 -g $(GUEST_WARN) -ffunction-sections -fdata-sections \
@@ -69,6 +71,12 @@ GUEST_M4F_MULTI_ELFS := $(foreach n,$(GUEST_MULTI),$(GUEST_OUT)/$(n)-m4f-$(GUEST
 GUEST_M33_OPTS := O0 O2 Os
 GUEST_M33_ELFS := $(foreach n,$(GUEST_SINGLE),$(foreach o,$(GUEST_M33_OPTS),\
 	$(GUEST_OUT)/$(n)-m33-$(o).elf))
+# Hard-float M33 builds (FPv5-SP) of the workloads that use FP and that GCC
+# compiles without FPv5-only instructions, at O2, in m33.list too:
+# NAME-m33f-O2.elf. fpmath is left out: GCC uses VSEL there (FPv5), which
+# comes with the Cortex-M7 work.
+GUEST_M33F := fft printf
+GUEST_M33_ELFS += $(GUEST_M33F:%=$(GUEST_OUT)/%-m33f-O2.elf)
 GUEST_M33_MULTI_OPT := O2
 GUEST_M33_MULTI_ELFS := $(foreach n,$(GUEST_MULTI),$(GUEST_OUT)/$(n)-m33-$(GUEST_M33_MULTI_OPT).elf)
 GUEST_MULTI_ELFS  := $(call guest_elfs,$(GUEST_MULTI),$(GUEST_OUT))
@@ -106,6 +114,8 @@ $(foreach o,$(GUEST_M33_OPTS),$(eval $(call GUEST_CONFIG_RULES,m33,$(o),sc)))
 $(foreach n,$(GUEST_SINGLE),$(foreach o,$(GUEST_M33_OPTS),\
 	$(eval $(call GUEST_ELF_RULE,$(GUEST_OUT)/$(n)-m33-$(o).elf,$(n),m33,$(o),sc))))
 $(eval $(call GUEST_CONFIG_RULES,m33,$(GUEST_M33_MULTI_OPT),mc))
+$(eval $(call GUEST_CONFIG_RULES,m33f,O2,sc))
+$(foreach n,$(GUEST_M33F),$(eval $(call GUEST_ELF_RULE,$(GUEST_OUT)/$(n)-m33f-O2.elf,$(n),m33f,O2,sc)))
 $(foreach n,$(GUEST_MULTI),$(eval $(call GUEST_ELF_RULE,\
 	$(GUEST_OUT)/$(n)-m33-$(GUEST_M33_MULTI_OPT).elf,$(n),m33,$(GUEST_M33_MULTI_OPT),mc)))
 $(foreach n,$(GUEST_MULTI),$(eval $(call GUEST_ELF_RULE,\

@@ -35,7 +35,7 @@ if [ -z "$CPU" ]; then
 	*-m4f-*|fp-*) CPU='m4f' ;;
 	*-m4-*) CPU='m4' ;;
 	*-m0plus-*|v6m-*) CPU='m0plus' ;;
-	*-m33-*|v8m-*) CPU='m33' ;;
+	*-m33-*|*-m33f-*|v8m-*) CPU='m33' ;;
 	*) CPU='m3' ;;
 	esac
 fi

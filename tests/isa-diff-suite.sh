@@ -24,7 +24,7 @@ cpu_of() {
 	fp-*|*-m4f-*) echo m4f ;;
 	dsp-*|*-m4-*) echo m4 ;;
 	v6m-*|*-m0plus-*) echo m0plus ;;
-	v8m-*|*-m33-*) echo m33 ;;
+	v8m-*|*-m33-*|*-m33f-*) echo m33 ;;
 	*) echo m3 ;;
 	esac
 }

@@ -9,8 +9,8 @@
 #        256 KiB flash at 0, 16 KiB RAM at 0x20000000); default m4f if the
 #        ELF's name matches *-m4f-* or fp-*, m4 if *-m4-*, m0plus if
 #        *-m0plus-* or v6m-*, m33 (mps2-an505, which boots its Cortex-M33
-#        in Secure state from 0x10000000: guest/sdk/m33.ld's map) if *-m33-*
-#        or v8m-*, else m3.
+#        in Secure state from 0x10000000: guest/sdk/m33.ld's map) if *-m33-*,
+#        *-m33f-* or v8m-*, else m3.
 #   OUT  a file or a FIFO; '-' for standard output.
 # The log goes through a FIFO into $BUILD/qemulog, so it never touches disk.
 # The guest's console/semihosting output goes to standard output (standard
@@ -37,7 +37,7 @@ if [ -z "$cpu" ]; then
 	*-m4f-*|fp-*) cpu='m4f' ;;
 	*-m4-*) cpu='m4' ;;
 	*-m0plus-*|v6m-*) cpu='m0plus' ;;
-	*-m33-*|v8m-*) cpu='m33' ;;
+	*-m33-*|*-m33f-*|v8m-*) cpu='m33' ;;
 	*) cpu='m3' ;;
 	esac
 fi

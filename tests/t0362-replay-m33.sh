@@ -40,6 +40,11 @@ test_expect_success 'v8m-acqrel and v8m-stklim (STKOF faults, overflowing except
 	rv stklim $I/v8m-stklim.elf 1
 '
 
+test_expect_success 'hard float (FPv5-SP): fft-m33f verifies, FP registers too' '
+	rv hf "$GUEST/fft-m33f-O2.elf" 1 &&
+	grep "FP registers too" err.hf
+'
+
 test_expect_success 'random seeks and stops both ways on M33 recordings equal the truth' '
 	"$RAPTOR" replay w4.lu-m33-O2 --random 200 --interval 2000 2>err &&
 	grep "200 random positions among [0-9]* equal the ground truth" err &&
