@@ -15,6 +15,6 @@ test_require qemu-system-arm "$BUILD/qemulog" "$BUILD/tracecmp" "$RAPTOR"
 
 . "$SRC/tests/isa-diff-suite.sh"
 
-qemu_diff_suite "m33" 28 5000000 "$GUEST/m33.list" "*-m33-O2.elf|[!f]*-m33-Os.elf|*-m33f-O2.elf"
+qemu_diff_suite "m33" 29 5000000 "$GUEST/m33.list" "*-m33-O2.elf|[!f]*-m33-Os.elf|*-m33f-O2.elf"
 
 test_done

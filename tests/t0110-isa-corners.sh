@@ -77,7 +77,7 @@ for t in v6m-fault v6m-scs v6m-random; do
 	"
 done
 
-for t in v8m-acqrel v8m-stklim; do
+for t in v8m-acqrel v8m-stklim v8m-exc; do
 	test_expect_success "$t passes on a Cortex-M33 (the ELF's build attributes)" "
 		\"\$RAPTOR\" run $I/$t.elf --stats 2>err &&
 		grep '^board: 1 core, Cortex-M33 (m33; the ELF.s build attributes)\$' err

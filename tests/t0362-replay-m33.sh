@@ -35,9 +35,10 @@ test_expect_success 'v8m-mc: LDAEX/STLEX contention and STL/LDA hand-over at 2 c
 	done
 '
 
-test_expect_success 'v8m-acqrel and v8m-stklim (STKOF faults, overflowing exception entries): 0 differences' '
+test_expect_success 'v8m-acqrel, v8m-stklim (STKOF faults, overflowing exception entries), v8m-exc: 0 differences' '
 	rv acqrel $I/v8m-acqrel.elf 1 &&
-	rv stklim $I/v8m-stklim.elf 1
+	rv stklim $I/v8m-stklim.elf 1 &&
+	rv exc $I/v8m-exc.elf 1
 '
 
 test_expect_success 'hard float (FPv5-SP): fft-m33f verifies, FP registers too' '
