@@ -248,8 +248,25 @@ static uint32_t entry_exc_return(const struct isa_cpu *c, int fp)
 	return fp ? v & ~0x10u : v | 0x10u; /* FType 0: an extended frame */
 }
 
+/* ExceptionTaken's last part: the handler of n starts with LR = exc_return. */
 static void take(struct isa_cpu *c, unsigned n, uint32_t exc_return, uint32_t vec,
-		 struct isa_step *out, uint32_t ret);
+		 struct isa_step *out, uint32_t ret)
+{
+	c->s.r[14] = exc_return;
+	c->s.r[15] = vec & ~1u;
+	c->s.tbit_clear = !(vec & 1);
+	c->s.ipsr = n;
+	c->s.it = 0;
+	set_pending(c, n, 0);
+	set_active(c, n, 1);
+	isa_clear_excl(c);
+	c->s.event = 1;
+	c->s.sleeping = 0;
+	out->ev = ISA_EV_EXCEPTION;
+	out->exc = n;
+	out->pc = ret;
+	out->next_pc = c->s.r[15];
+}
 
 /*
  * Pend a synchronous fault raised outside an instruction, escalating it
@@ -300,26 +317,6 @@ static int entry_stack_overflow(struct isa_cpu *c, unsigned n, int fp, struct is
 	c->s.control &= ~(CONTROL_FPCA | CONTROL_SFPA);
 	take(c, n, exc_return, vec, out, ret);
 	return 0;
-}
-
-/* ExceptionTaken's last part: the handler of n starts with LR = exc_return. */
-static void take(struct isa_cpu *c, unsigned n, uint32_t exc_return, uint32_t vec,
-		 struct isa_step *out, uint32_t ret)
-{
-	c->s.r[14] = exc_return;
-	c->s.r[15] = vec & ~1u;
-	c->s.tbit_clear = !(vec & 1);
-	c->s.ipsr = n;
-	c->s.it = 0;
-	set_pending(c, n, 0);
-	set_active(c, n, 1);
-	isa_clear_excl(c);
-	c->s.event = 1;
-	c->s.sleeping = 0;
-	out->ev = ISA_EV_EXCEPTION;
-	out->exc = n;
-	out->pc = ret;
-	out->next_pc = c->s.r[15];
 }
 
 /*
