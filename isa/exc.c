@@ -747,6 +747,17 @@ static int v6m_absent(uint32_t a)
 	return 0;
 }
 
+/*
+ * The Cortex-M33's identification registers as QEMU 7.2's mps2-an505 reads
+ * them, from ID_PFR0 (0xE000ED40) to CTR (0xE000ED7C).
+ */
+static const uint32_t m33_id[16] = {
+	0x00000030, 0x00000210, 0x00200000, 0x00000000, /* ID_PFR0, PFR1, DFR0, AFR0 */
+	0x00101f40, 0x00000000, 0x01000000, 0x00000000, /* ID_MMFR0-3 */
+	0x01101110, 0x02212000, 0x20232232, 0x01111131, /* ID_ISAR0-3 */
+	0x01310132, 0x00000000, 0x00000000, 0x8000c000, /* ID_ISAR4, ISAR5, CLIDR, CTR */
+};
+
 static uint32_t scs_word(struct isa_cpu *c, uint32_t a)
 {
 	struct isa_scs *s = &c->s.scs;
@@ -793,6 +804,12 @@ static uint32_t scs_word(struct isa_cpu *c, uint32_t a)
 		case 0xe000ef40: return 0x10110021u; /* MVFR0, as QEMU's cortex-m4 */
 		case 0xe000ef44: return 0x11000011u; /* MVFR1 */
 		}
+	}
+	if (c->model == ISA_CORTEX_M33) {
+		if (a >= 0xe000ed40 && a <= 0xe000ed7c)
+			return m33_id[(a - 0xe000ed40) / 4];
+		if (a == 0xe000ef48)
+			return 0x00000040u; /* MVFR2: VRINT, VSEL, VMAXNM, ... (FPv5) */
 	}
 	if (a >= 0xe000e400 && a < 0xe000e400 + ISA_NIRQ)
 		return bytes_word(&s->nvic_prio[a - 0xe000e400]);

@@ -5,7 +5,7 @@
 @ memory alone, and STREX closes a reservation LDAEX opened; an unaligned
 @ LDAH is an UNALIGNED UsageFault (LDRH would not be). Also what the
 @ Cortex-M33 reads at reset: CPUID, CCR, VTOR (0x10000000, where the
-@ an505 boots), MSPLIM and PSPLIM; then MSPLIM/PSPLIM writes (8-aligned).
+@ an505 boots), ID registers, MVFR2, MSPLIM and PSPLIM; then MSPLIM/PSPLIM writes (8-aligned).
 #include "common.inc"
 	.text
 	.thumb_func
@@ -17,6 +17,19 @@ reset:
 	CHECK	r1, 0x201, 2		@ CCR: STKALIGN and bit 0 RES1
 	ldr	r1, [r0, #8]
 	CHECK	r1, 0x10000000, 3	@ VTOR
+	ldr	r1, [r0, #0x40]
+	CHECK	r1, 0x30, 50		@ ID_PFR0
+	ldr	r1, [r0, #0x44]
+	CHECK	r1, 0x210, 51		@ ID_PFR1
+	ldr	r1, [r0, #0x60]
+	CHECK	r1, 0x01101110, 52	@ ID_ISAR0
+	ldr	r1, [r0, #0x68]
+	CHECK	r1, 0x20232232, 53	@ ID_ISAR2
+	ldr	r1, [r0, #0x7c]
+	CHECK	r1, 0x8000c000, 54	@ CTR
+	ldr	r1, =0xe000ef48
+	ldr	r1, [r1]
+	CHECK	r1, 0x40, 55		@ MVFR2
 	mrs	r1, msplim
 	CHECK	r1, 0, 4
 	mrs	r1, psplim
