@@ -21,10 +21,11 @@
 # compared too); the workloads say it in their name.
 cpu_of() {
 	case ${1##*/} in
+	# first: the M33 builds of the dsp workload are not Cortex-M4 programs
+	v8m-*|*-m33-*|*-m33f-*) echo m33 ;;
 	fp-*|*-m4f-*) echo m4f ;;
 	dsp-*|*-m4-*) echo m4 ;;
 	v6m-*|*-m0plus-*) echo m0plus ;;
-	v8m-*|*-m33-*|*-m33f-*) echo m33 ;;
 	*) echo m3 ;;
 	esac
 }

@@ -5,11 +5,11 @@ test_description 'the ISS matches QEMU instruction by instruction, Cortex-M33 (A
 # The workloads built for the M33 (soft float, guest/sdk/m33.ld: the an505's
 # Secure map) at O2, and at Os but those whose names start with f (fft,
 # fpmath: fpmath alone is 4.2M instructions at each level): 24 builds,
-# 11.9M instructions, keep this test near two minutes. All 39 builds of
-# m33.list, O0 too, were checked by hand (31.9M instructions, 0
+# 11.9M instructions, keep this test near two minutes. All 39 soft-float
+# builds of m33.list, O0 too, were checked by hand (31.9M instructions, 0
 # mismatches). With them the hard-float builds (FPv5-SP, *-m33f-O2: fft,
 # printf) and the v8m-* corner programs (acquire/release and their
-# exclusives, stack limits).
+# exclusives, stack limits, the v8-M exception return).
 
 test_require qemu-system-arm "$BUILD/qemulog" "$BUILD/tracecmp" "$RAPTOR"
 
