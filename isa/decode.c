@@ -459,6 +459,14 @@ static void decode_into(struct isa_decoder *d, struct isa_insn *in, uint32_t pc,
 			in->fn = isa_exec_unimplemented;
 			return;
 		}
+		/*
+		 * LDAEXD/STLEXD are ARMv8-A's: UNDEFINED on ARMv8-M (QEMU 7.2
+		 * executes them on its M33; raptor follows the architecture)
+		 */
+		if (size == 4 && (raw >> 16 & 0xffe0) == 0xe8c0 && (raw & 0xf0) == 0xf0) {
+			in->fn = isa_exec_undefined;
+			return;
+		}
 		if (hand != HAND_NONE) {
 			in->id = hand == HAND_MRS ? ARM_INS_MRS : ARM_INS_MSR;
 			in->fn = isa_exec_table[in->id];

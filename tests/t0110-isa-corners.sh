@@ -118,6 +118,17 @@ test_expect_success 'the Security Extension is not modelled: its instructions st
 	secext "vlldm r0" 0xec300a00 "vlldm r0"
 '
 
+test_expect_success 'LDAEXD and STLEXD (ARMv8-A only) are UNDEFINED on a Cortex-M33: HardFault' '
+	printf "\t.syntax unified\n\t.thumb\n\t.section .vectors,\"a\"\n\t.word 0x38400000\n\t.word reset + 1\n\t.word 0\n\t.word hf + 1\n\t.text\n\t.thumb_func\nreset:\n\tldr r2, =0x38000000\n\t%s\n\tmovs r0, #0x18\n\tldr r1, =0x20026\n\tbkpt 0xab\n\t.thumb_func\nhf:\n\tmovs r0, #0x18\n\tmovs r1, #0\n\tbkpt 0xab\n" ".inst.w 0xe8d201ff" >ld.S &&
+	arm-none-eabi-gcc -mcpu=cortex-m33 -mthumb -nostdlib -T "$SRC/tests/isa/v8m.ld" ld.S -o ld.elf &&
+	"$RAPTOR" run ld.elf --trace-regs t 2>err;
+	test $? = 1 && test $(wc -l <t) = 5 &&
+	sed "s/ldr r2, =0x38000000/ldr r2, =0x38000000\n\t.inst.w 0xe8c201f3/; s/\.inst\.w 0xe8d201ff//" ld.S >st.S &&
+	arm-none-eabi-gcc -mcpu=cortex-m33 -mthumb -nostdlib -T "$SRC/tests/isa/v8m.ld" st.S -o st.elf &&
+	"$RAPTOR" run st.elf 2>err;
+	test $? = 1
+'
+
 test_expect_success 'v6m-fault: the simple engine (white-box) gives the same trace' '
 	"$RAPTOR" run $I/v6m-fault.elf --trace-regs fast &&
 	RAPTOR_SIMPLE_ENGINE=1 "$RAPTOR" run $I/v6m-fault.elf --trace-regs simple &&
