@@ -58,6 +58,8 @@ void isa_scs_reset(struct isa_cpu *c)
 	/* FP extension: QEMU's reset, automatic and lazy state preservation on */
 	if (has_fpu(c))
 		c->s.fpccr = FPCCR_ASPEN | FPCCR_LSPEN;
+	if (has_fpu(c) && v8m(c))
+		c->s.fpccr |= FPCCR_S; /* the FP context is Secure */
 }
 
 /* Raw priority of exception n (B1.5.4): fixed for Reset/NMI/HardFault. */
@@ -213,6 +215,9 @@ static void lazy_fpccr(struct isa_cpu *c, uint32_t fpcar)
 
 	c->s.fpcar = fpcar & ~7u;
 	v |= FPCCR_LSPACT;
+	/* v8-M in Secure state: S set; SPLIMVIOL says no limit violation (not checked) */
+	if (v8m(c))
+		v = (v | FPCCR_S) & ~FPCCR_SPLIMVIOL;
 	if (!c->s.ipsr && (c->s.control & 1))
 		v |= FPCCR_USER;
 	if (!c->s.ipsr)
@@ -884,7 +889,7 @@ static void scs_write_word(struct isa_cpu *c, uint32_t a, uint32_t v)
 		return;
 	case 0xe000ef34:
 		if (has_fpu(c))
-			c->s.fpccr = v & FPCCR_V7M_MASK;
+			c->s.fpccr = v & (v8m(c) ? FPCCR_V8M_MASK : FPCCR_V7M_MASK);
 		return;
 	case 0xe000ef38:
 		if (has_fpu(c))

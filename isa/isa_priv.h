@@ -185,6 +185,10 @@ static inline int cond_pass(uint32_t apsr, unsigned cond)
 #define FPCCR_LSPEN (1u << 30)
 #define FPCCR_ASPEN (1u << 31)
 #define FPCCR_V7M_MASK 0xc000017bu
+#define FPCCR_S (1u << 2)          /* v8-M: the FP context is Secure */
+#define FPCCR_SPLIMVIOL (1u << 9)  /* v8-M: lazy save would cross the limit */
+/* v8-M (QEMU 7.2, Secure): TS, CLRONRET(S), LSPENS, SFRDY, ... kept, no effect */
+#define FPCCR_V8M_MASK 0xfc0007ffu
 /* FPSCR bits that hold state: NZCV, AHP, DN, FZ, RMode, cumulative flags */
 #define FPSCR_MASK 0xf7c0009fu
 

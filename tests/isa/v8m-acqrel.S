@@ -30,6 +30,15 @@ reset:
 	ldr	r1, =0xe000ef48
 	ldr	r1, [r1]
 	CHECK	r1, 0x40, 55		@ MVFR2
+	ldr	r2, =0xe000ef34
+	ldr	r1, [r2]
+	CHECK	r1, 0xc0000004, 56	@ FPCCR: ASPEN, LSPEN, S
+	mvn	r1, #0
+	str	r1, [r2]
+	ldr	r1, [r2]
+	CHECK	r1, 0xfc0007ff, 57
+	ldr	r1, =0xc0000004
+	str	r1, [r2]
 	mrs	r1, msplim
 	CHECK	r1, 0, 4
 	mrs	r1, psplim
