@@ -721,7 +721,9 @@ static uint32_t shcsr(const struct isa_cpu *c)
 	       (a >> EXC_DEBUGMON & 1) << 8 | (a >> EXC_PENDSV & 1) << 10 |
 	       (a >> EXC_SYSTICK & 1) << 11 | (p >> EXC_USAGEFAULT & 1) << 12 |
 	       (p >> EXC_MEMMANAGE & 1) << 13 | (p >> EXC_BUSFAULT & 1) << 14 |
-	       (p >> EXC_SVCALL & 1) << 15;
+	       (p >> EXC_SVCALL & 1) << 15 |
+	       /* v8-M (Secure): HARDFAULTACT, HARDFAULTPENDED */
+	       (v8m(c) ? (a >> EXC_HARDFAULT & 1) << 2 | (p >> EXC_HARDFAULT & 1) << 21 : 0);
 }
 
 /* Word view of a byte-array register bank (IPR, SHPR). */
@@ -872,13 +874,23 @@ static void scs_write_word(struct isa_cpu *c, uint32_t a, uint32_t v)
 	case 0xe000ed14:
 		s->ccr = v8m(c) ? (v & CCR_V8M_WRITABLE) | CCR_V8M_RES1 : v & 0x31b;
 		return;
-	case 0xe000ed24:
+	case 0xe000ed24: {
+		/* the active bits it holds, by exception number */
+		uint32_t held = 1u << EXC_MEMMANAGE | 1u << EXC_BUSFAULT | 1u << EXC_USAGEFAULT |
+				1u << EXC_SVCALL | 1u << EXC_DEBUGMON | 1u << EXC_PENDSV |
+				1u << EXC_SYSTICK;
+
 		s->shcsr = v & 0x70000u;
-		s->sys_active = (s->sys_active & ~0x1cf10u) | (v & 1) << EXC_MEMMANAGE |
+		s->sys_active = (s->sys_active & ~held) | (v & 1) << EXC_MEMMANAGE |
 				(v >> 1 & 1) << EXC_BUSFAULT | (v >> 3 & 1) << EXC_USAGEFAULT |
 				(v >> 7 & 1) << EXC_SVCALL | (v >> 8 & 1) << EXC_DEBUGMON |
 				(v >> 10 & 1) << EXC_PENDSV | (v >> 11 & 1) << EXC_SYSTICK;
+		if (v8m(c)) { /* HARDFAULTACT, HARDFAULTPENDED (Secure) */
+			set_active(c, EXC_HARDFAULT, v >> 2 & 1);
+			set_pending(c, EXC_HARDFAULT, v >> 21 & 1);
+		}
 		return;
+	}
 	case 0xe000ed28: s->cfsr &= ~v; return;
 	case 0xe000ed2c: s->hfsr &= ~v; return;
 	case 0xe000ed34: s->mmfar = v; return;

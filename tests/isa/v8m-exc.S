@@ -4,7 +4,7 @@
 @ it; EXC_RETURN with bit 1 set is the INVPC UsageFault, taken on the
 @ frame still stacked, LR holding the bad value; FAULTMASK clears on a
 @ return from a handler of priority 0 or more; CONTROL.SFPA (bit 3)
-@ writes in Secure state.
+@ writes in Secure state; a SHCSR write clears an active bit it clears.
 #include "common.inc"
 	.equ	SHCSR, 0xe000ed24
 	.equ	CFSR, 0xe000ed28
@@ -69,7 +69,12 @@ reset:
 	CHECK	r1, 0xfffffffb, 9	@ LR in the UsageFault handler
 	cmp	sp, r7
 	bne	.Lbad
-	EXIT_OK
+	@ SHCSR written in the UsageFault handler: its active bit (3) goes
+	ldr	r0, =rec
+	movs	r1, #1
+	str	r1, [r0, #28]
+	udf	#1
+	FAIL	10
 .Lbad:
 	FAIL	90
 
@@ -112,6 +117,9 @@ irq0_handler:
 	.thumb_func
 usage_handler:
 	ldr	r3, =rec
+	ldr	r0, [r3, #28]
+	cmp	r0, #1
+	beq	.Lshcsr
 	ldr	r0, =CFSR
 	ldr	r1, [r0]
 	str	r1, [r3, #20]
@@ -119,7 +127,16 @@ usage_handler:
 	str	lr, [r3, #24]
 	ldr	lr, =0xfffffff9
 	bx	lr
+.Lshcsr:
+	ldr	r0, =SHCSR
+	ldr	r1, [r0]
+	CHECK	r1, (1 << 18) | (1 << 3), 11	@ UsageFault enabled, active
+	mov	r1, #1 << 18
+	str	r1, [r0]
+	ldr	r1, [r0]
+	CHECK	r1, 1 << 18, 12			@ no longer active
+	EXIT_OK
 
 	.data
 	.align	2
-rec:	.word	0, 0, 0, 0, 0, 0, 0
+rec:	.word	0, 0, 0, 0, 0, 0, 0, 0

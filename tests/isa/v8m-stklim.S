@@ -5,7 +5,8 @@
 @ limit exactly is fine. On MSP and on PSP. An exception whose frame
 @ would go below the limit stacks nothing: SP becomes the limit and the
 @ STKOF UsageFault is taken first, the exception (SVC) staying pending; on
-@ PSP and on MSP. With UsageFault disabled STKOF escalates to HardFault.
+@ PSP and on MSP. With UsageFault disabled STKOF escalates to HardFault,
+@ from an instruction and from an overflowing entry (taken before the SVC).
 #include "common.inc"
 	.equ	SHCSR, 0xe000ed24
 	.equ	CFSR, 0xe000ed28
@@ -150,6 +151,37 @@ reset:
 	CHECK	r0, 1, 18
 	cmp	sp, r7
 	bne	.Lbad
+	movs	r0, #0
+	msr	msplim, r0
+	@ ---- UsageFault disabled, an SVC overflowing PSPLIM: HardFault first
+	msr	psp, r6
+	movs	r0, #2
+	msr	control, r0
+	isb
+	sub	r0, r6, #0x10
+	msr	psplim, r0
+	ldr	r0, =mode
+	movs	r1, #1
+	str	r1, [r0]
+	ldr	r0, =resume
+	ldr	r1, =.Lhf_back + 1
+	str	r1, [r0]
+	svc	#4
+.Lhf_back:
+	ldr	r0, =hard_count
+	ldr	r0, [r0]
+	CHECK	r0, 2, 19
+	ldr	r0, =svc_count
+	ldr	r0, [r0]
+	CHECK	r0, 3, 20		@ the SVC after the HardFault
+	ldr	r0, =rec
+	ldr	r1, [r0, #4]
+	CHECK	r1, 0xfffffffd, 21
+	movs	r0, #0
+	msr	control, r0
+	isb
+	cmp	sp, r7
+	bne	.Lbad
 	EXIT_OK
 .Lbad:
 	FAIL	90
@@ -231,6 +263,10 @@ hard_handler:
 	ldr	r1, [r0]
 	adds	r1, #1
 	str	r1, [r0]
+	ldr	r0, =mode
+	ldr	r0, [r0]
+	cmp	r0, #0
+	bne	.Lentry			@ an overflowing entry: as usage_handler
 	mrs	r0, msp
 	ldr	r1, [r0, #24]
 	adds	r1, #2
