@@ -156,8 +156,8 @@ enum board_region {
 	BOARD_R_NCORES,
 	BOARD_R_UART,
 };
-static inline enum board_region board_map(const struct board_mem *bm, uint32_t addr,
-					  unsigned size, int store)
+static inline enum board_region board_map(const struct board_mem *bm, uint32_t addr, unsigned size,
+					  int store)
 {
 	int word = size == 4 && !(addr & 3);
 

@@ -37,8 +37,8 @@ struct isa_decoder *isa_decoder_new(enum isa_model model)
 	d->v6m = isa_model_info(model)->arch == ISA_ARCH_V6M;
 	d->v8m = isa_model_info(model)->arch == ISA_ARCH_V8MML;
 	if (d->v8m) {
-		if (cs_open(CS_ARCH_ARM, CS_MODE_THUMB | CS_MODE_MCLASS | CS_MODE_V8,
-			    &d->cs_v8) != CS_ERR_OK)
+		if (cs_open(CS_ARCH_ARM, CS_MODE_THUMB | CS_MODE_MCLASS | CS_MODE_V8, &d->cs_v8) !=
+		    CS_ERR_OK)
 			die("capstone: cannot open an ARM Thumb/M-class/V8 handle");
 		cs_option(d->cs_v8, CS_OPT_DETAIL, CS_OPT_ON);
 	}

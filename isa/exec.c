@@ -674,8 +674,7 @@ static int load1(struct isa_cpu *c, const struct isa_insn *in, unsigned size, in
 	uint32_t wb, addr = ea(c, in, m, &wb), v;
 	int r;
 
-	if ((r = wb_sp_check(c, in, m)) != EX_OK ||
-	    (r = unaligned_trap(c, addr, size, 0)) != EX_OK)
+	if ((r = wb_sp_check(c, in, m)) != EX_OK || (r = unaligned_trap(c, addr, size, 0)) != EX_OK)
 		return r;
 	if ((r = isa_load(c, addr, size, &v, ISA_ACC_LOAD)) != EX_OK)
 		return r;
@@ -695,8 +694,7 @@ static int store1(struct isa_cpu *c, const struct isa_insn *in, unsigned size)
 	uint32_t wb, addr = ea(c, in, m, &wb);
 	int r;
 
-	if ((r = wb_sp_check(c, in, m)) != EX_OK ||
-	    (r = unaligned_trap(c, addr, size, 0)) != EX_OK)
+	if ((r = wb_sp_check(c, in, m)) != EX_OK || (r = unaligned_trap(c, addr, size, 0)) != EX_OK)
 		return r;
 	if ((r = isa_store(c, addr, size, rreg(c, in->op[0].reg), ISA_ACC_STORE)) != EX_OK)
 		return r;
