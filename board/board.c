@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "board/sched.h"
+#include "isa/model.h"
 
 #define SEMI_WRITEC 0x03
 #define SEMI_WRITE0 0x04
@@ -17,6 +18,7 @@
 
 struct board {
 	struct board_config cfg;
+	struct board_mem bm; /* where ROM and SRAM are, from the core model */
 	uint8_t *rom, *sram;
 	struct isa_decoder *dec;
 	struct isa_bus bus;
@@ -31,6 +33,7 @@ struct board {
 	uint32_t uart_ctrl;
 	int exit_status;
 	volatile sig_atomic_t interrupted;
+	int misfit; /* board_load: a segment fell outside ROM and SRAM */
 };
 
 void board_config_init(struct board_config *cfg)
@@ -51,11 +54,12 @@ void board_config_init(struct board_config *cfg)
 /* Host pointer for [addr, addr+len) in ROM or SRAM, or NULL. */
 static uint8_t *mem_ptr(const struct board *b, uint32_t addr, uint32_t len)
 {
-	if (addr - BOARD_ROM_BASE < BOARD_ROM_SIZE && len <= BOARD_ROM_SIZE - (addr - BOARD_ROM_BASE))
-		return b->rom + (addr - BOARD_ROM_BASE);
-	if (addr - BOARD_SRAM_BASE < BOARD_SRAM_SIZE &&
-	    len <= BOARD_SRAM_SIZE - (addr - BOARD_SRAM_BASE))
-		return b->sram + (addr - BOARD_SRAM_BASE);
+	uint32_t rom = b->bm.rom_base, sram = b->bm.sram_base;
+
+	if (addr - rom < BOARD_ROM_SIZE && len <= BOARD_ROM_SIZE - (addr - rom))
+		return b->rom + (addr - rom);
+	if (addr - sram < BOARD_SRAM_SIZE && len <= BOARD_SRAM_SIZE - (addr - sram))
+		return b->sram + (addr - sram);
 	return NULL;
 }
 
@@ -125,7 +129,7 @@ static int bus_read(void *ctx, struct isa_cpu *cpu, uint32_t addr, unsigned size
 	struct board *b = ctx;
 	int core = isa_cpu_core(cpu);
 
-	switch (board_map(addr, size, 0)) {
+	switch (board_map(&b->bm, addr, size, 0)) {
 	case BOARD_R_MEM:
 		*val = get_le(mem_ptr(b, addr, size), size);
 		observe(b, core, addr, size, *val, 0, kind, 1);
@@ -156,7 +160,7 @@ static int bus_write(void *ctx, struct isa_cpu *cpu, uint32_t addr, unsigned siz
 	struct board *b = ctx;
 	int core = isa_cpu_core(cpu);
 
-	switch (board_map(addr, size, 1)) {
+	switch (board_map(&b->bm, addr, size, 1)) {
 	case BOARD_R_MEM:
 		put_le(mem_ptr(b, addr, size), size, val);
 		/* the global exclusive monitor: other cores' reservations on it close */
@@ -273,6 +277,7 @@ struct board *board_new(const struct board_config *cfg)
 	}
 	b = xcalloc(1, sizeof(*b));
 	b->cfg = *cfg;
+	b->bm = board_mem_of(cfg->model);
 	if (!b->cfg.out)
 		b->cfg.out = stdout;
 	b->rom = xcalloc(1, BOARD_ROM_SIZE);
@@ -305,21 +310,29 @@ void board_free(struct board *b)
 
 static int load_bytes(void *ctx, uint32_t addr, const uint8_t *data, size_t len)
 {
-	uint8_t *p = mem_ptr(ctx, addr, len);
+	struct board *b = ctx;
+	uint8_t *p = mem_ptr(b, addr, len);
 
-	if (!p)
+	if (!p) {
+		b->misfit = 1;
 		return -1;
+	}
 	memcpy(p, data, len);
 	return 0;
 }
 
 int board_load(struct board *b, const char *path)
 {
+	b->misfit = 0;
 	if (isa_elf_load(path, load_bytes, b, &b->elf))
-		return -1;
+		return b->misfit ? error("%s: the board of a %s has 4 MiB of ROM at 0x%08x and "
+					 "4 MiB of SRAM at 0x%08x", path,
+					 isa_model_info(b->cfg.model)->title, b->bm.rom_base,
+					 b->bm.sram_base)
+				 : -1;
 	b->loaded = 1;
 	for (int i = 0; i < b->cfg.ncores; i++)
-		if (isa_cpu_reset(b->cpu[i], 0))
+		if (isa_cpu_reset(b->cpu[i], b->bm.rom_base))
 			return error("%s: cannot reset core %d", path, i);
 	return 0;
 }

@@ -2,7 +2,8 @@
  * board: the virtual multicore Cortex-M board (DESIGN.md section 5).
  *
  * QEMU mps2-an385 memory map (code/ROM 0x00000000 4 MiB, SRAM 0x20000000
- * 4 MiB, CMSDK UART0 at 0x40004000), semihosting through BKPT 0xAB, 1..8
+ * 4 MiB, CMSDK UART0 at 0x40004000; the Cortex-M33 has mps2-an505's ROM
+ * and SRAM addresses, struct board_mem), semihosting through BKPT 0xAB, 1..8
  * cores sharing memory and starting at the reset vector, a read-only
  * core-index register at 0xD0000000 and core count at 0xD0000004, a SysTick
  * per core. Timing: 1 cycle per instruction, plus a taken-branch penalty,
@@ -23,10 +24,44 @@
 #include "isa/isa.h"
 
 #define BOARD_MAX_CORES 8
-#define BOARD_ROM_BASE 0x00000000u
 #define BOARD_ROM_SIZE 0x00400000u
-#define BOARD_SRAM_BASE 0x20000000u
 #define BOARD_SRAM_SIZE 0x00400000u
+
+/*
+ * Where ROM and SRAM sit. Every core model has QEMU mps2-an385's map but
+ * the Cortex-M33, which has mps2-an505's as its Secure state sees it: ROM
+ * at 0x10000000 (the Secure alias of the an505's SSRAM1, where it boots)
+ * and SRAM at 0x38000000 (the Secure alias of its SSRAM2 and SSRAM3). One
+ * run uses one map, so no byte has two addresses in it.
+ */
+struct board_mem {
+	uint32_t rom_base, sram_base;
+};
+
+static inline struct board_mem board_mem_of(enum isa_model m)
+{
+	return m == ISA_CORTEX_M33 ? (struct board_mem){0x10000000u, 0x38000000u}
+				   : (struct board_mem){0x00000000u, 0x20000000u};
+}
+
+/*
+ * Offset of [addr, addr+n) in the board's storage, ROM's 4 MiB then
+ * SRAM's, under either map (the replay's memory pictures and the truth's
+ * are indexed so); -1 when the range is not all in ROM or all in SRAM.
+ */
+static inline int64_t board_mem_offset(uint32_t addr, uint32_t n)
+{
+	static const uint32_t rom[] = {0x00000000u, 0x10000000u};
+	static const uint32_t sram[] = {0x20000000u, 0x38000000u};
+
+	for (int i = 0; i < 2; i++) {
+		if (addr - rom[i] < BOARD_ROM_SIZE && n <= BOARD_ROM_SIZE - (addr - rom[i]))
+			return addr - rom[i];
+		if (addr - sram[i] < BOARD_SRAM_SIZE && n <= BOARD_SRAM_SIZE - (addr - sram[i]))
+			return (int64_t)BOARD_ROM_SIZE + (addr - sram[i]);
+	}
+	return -1;
+}
 #define BOARD_UART0 0x40004000u
 #define BOARD_CPUID 0xd0000000u
 #define BOARD_NCORES 0xd0000004u
@@ -121,14 +156,15 @@ enum board_region {
 	BOARD_R_NCORES,
 	BOARD_R_UART,
 };
-static inline enum board_region board_map(uint32_t addr, unsigned size, int store)
+static inline enum board_region board_map(const struct board_mem *bm, uint32_t addr, unsigned size,
+					  int store)
 {
 	int word = size == 4 && !(addr & 3);
 
-	if ((addr - BOARD_ROM_BASE < BOARD_ROM_SIZE &&
-	     size <= BOARD_ROM_SIZE - (addr - BOARD_ROM_BASE)) ||
-	    (addr - BOARD_SRAM_BASE < BOARD_SRAM_SIZE &&
-	     size <= BOARD_SRAM_SIZE - (addr - BOARD_SRAM_BASE)))
+	if ((addr - bm->rom_base < BOARD_ROM_SIZE &&
+	     size <= BOARD_ROM_SIZE - (addr - bm->rom_base)) ||
+	    (addr - bm->sram_base < BOARD_SRAM_SIZE &&
+	     size <= BOARD_SRAM_SIZE - (addr - bm->sram_base)))
 		return BOARD_R_MEM;
 	if ((addr >> 20) == 0xe00)
 		return BOARD_R_PPB;

@@ -27,7 +27,7 @@ static const char record_usage[] =
 	"\n"
 	"board:\n"
 	"  --cores N            number of cores, 1..8 (default 1)\n"
-	"  --cpu m3|m4|m4f|m7|m0plus  core model (default: from the ELF's build attributes,\n"
+	"  --cpu m3|m4|m4f|m7|m0plus|m33  core model (default: from the ELF's build attributes,\n"
 	"                       m3 when it has none; the rules are raptor run's);\n"
 	"                       manifest.ini keeps it, and replay and serve use it\n"
 	"  --force-cpu NAME     that core model whatever the ELF was built for\n"

@@ -29,11 +29,14 @@ int cli_parse_model(const char *s, int *model)
 /*
  * What to try for a program built for em, which does not run yet: the
  * smallest model that runs and covers it ("--cpu m3 runs it on a
- * Cortex-M3"), else the largest that runs ("--force-cpu m4 ...").
+ * Cortex-M3"), else the largest that runs, of em's architecture if one
+ * does ("--force-cpu m4 ..."): the board's memory map follows the model
+ * (the Cortex-M33's is not the others'), so another architecture's core
+ * would not even load the program.
  */
 static void suggest(enum isa_model em, char *buf, size_t len)
 {
-	const struct isa_model_info *best = NULL;
+	const struct isa_model_info *best = NULL, *ei = isa_model_info(em);
 
 	for (int i = 0; i < ISA_NMODELS; i++) {
 		const struct isa_model_info *mi = isa_model_info((enum isa_model)i);
@@ -42,9 +45,12 @@ static void suggest(enum isa_model em, char *buf, size_t len)
 			snprintf(buf, len, "--cpu %s runs it on a %s", mi->name, mi->title);
 			return;
 		}
-		if (mi->runs &&
-		    (!best || mi->arch > best->arch ||
-		     (mi->arch == best->arch && mi->dsp + mi->fpu > best->dsp + best->fpu)))
+		if (!mi->runs)
+			continue;
+		if (!best || (mi->arch == ei->arch) > (best->arch == ei->arch) ||
+		    ((mi->arch == ei->arch) == (best->arch == ei->arch) &&
+		     (mi->arch > best->arch ||
+		      (mi->arch == best->arch && mi->dsp + mi->fpu > best->dsp + best->fpu))))
 			best = mi;
 	}
 	snprintf(buf, len, "--force-cpu %s runs it on a %s anyway", best->name, best->title);

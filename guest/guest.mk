@@ -9,7 +9,7 @@
 #   $(BUILD)/guest/sc/NAME-CPU-OPT.elf
 # so QEMU can check their logic at one core.
 # Lists, one ELF path per line: single.list, multi.list, multi-sc.list,
-# multi-m4f.list, multi-m7.list.
+# multi-m4f.list, multi-m7.list, m33.list, multi-m33.list.
 # The long multicore workloads (GUEST_LONG, ~10^8 instructions, for the
 # replay benchmarks) are built the same ways but kept out of those lists,
 # which the tests run: they have their own, long.list and long-sc.list.
@@ -23,18 +23,27 @@ GUEST_SINGLE  := crc32 sha256 qsort dijkstra bitcount stringsearch fft matmul \
 GUEST_MULTI   := reduction ring radix lu nbody racy systick
 GUEST_LONG    := soak
 GUEST_SDK     := crt0 board syscalls
+# The memory map: raptor.ld (QEMU mps2-an385's), m33.ld for the Cortex-M33
+# (mps2-an505's Secure aliases); both take their sections from sections.ld.
 GUEST_LDS     := guest/sdk/raptor.ld
+GUEST_LDS_m33 := guest/sdk/m33.ld
+GUEST_LDS_m33f := guest/sdk/m33.ld
+guest_lds = $(or $(GUEST_LDS_$(1)),$(GUEST_LDS))
 
 GUEST_WARN    := -Wall -Wextra
 GUEST_ARCH_m3 := -mcpu=cortex-m3 -mthumb -mfloat-abi=soft
 GUEST_ARCH_m4 := -mcpu=cortex-m4 -mthumb -mfloat-abi=soft
 GUEST_ARCH_m4f := -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16
 GUEST_ARCH_m7 := -mcpu=cortex-m7 -mthumb -mfloat-abi=hard -mfpu=fpv5-d16
+# Cortex-M33 (ARMv8-M mainline with DSP) built soft-float, and hard-float
+# (FPv5-SP) for the workloads GCC compiles without FPv5-only instructions.
+GUEST_ARCH_m33 := -mcpu=cortex-m33+nofp -mthumb -mfloat-abi=soft
+GUEST_ARCH_m33f := -mcpu=cortex-m33 -mthumb -mfloat-abi=hard -mfpu=fpv5-sp-d16
 GUEST_MODE_sc := -DRAPTOR_SINGLE_CORE=1
 GUEST_MODE_mc :=
 GUEST_CFLAGS  := -std=gnu11 -g $(GUEST_WARN) -ffunction-sections -fdata-sections \
 	-Iguest/sdk -MMD -MP
-GUEST_LDFLAGS := -nostartfiles -Wl,--gc-sections -T $(GUEST_LDS)
+GUEST_LDFLAGS := -nostartfiles -Wl,--gc-sections -Lguest/sdk
 GUEST_LIBS    := -Wl,--start-group -lc -lm -lgcc -Wl,--end-group
 
 # The 6 build configurations, as CPU-OPT.
@@ -75,6 +84,20 @@ GUEST_M7_ELFS := $(foreach n,$(GUEST_M7_FP),$(foreach o,$(GUEST_M7_OPTS),\
 GUEST_SINGLE_ELFS += $(GUEST_M7_ELFS)
 GUEST_M7_MULTI := dpar nbody lu reduction
 GUEST_M7_MULTI_ELFS := $(foreach n,$(GUEST_M7_MULTI),$(GUEST_OUT)/$(n)-m7-O2.elf)
+# Cortex-M33 builds (m33.ld's map, QEMU mps2-an505 checks them): the
+# single-core workloads at three levels in m33.list, the multicore ones at
+# one in multi-m33.list, each list of its own so the others keep their size.
+GUEST_M33_OPTS := O0 O2 Os
+GUEST_M33_ELFS := $(foreach n,$(GUEST_SINGLE),$(foreach o,$(GUEST_M33_OPTS),\
+	$(GUEST_OUT)/$(n)-m33-$(o).elf))
+# Hard-float M33 builds (FPv5-SP) of the workloads that use FP and that GCC
+# compiles without FPv5-only instructions, at O2, in m33.list too:
+# NAME-m33f-O2.elf. fpmath is left out: GCC uses VSEL there (FPv5), which
+# the ISS decodes on the double-precision Cortex-M7 only so far.
+GUEST_M33F := fft printf
+GUEST_M33_ELFS += $(GUEST_M33F:%=$(GUEST_OUT)/%-m33f-O2.elf)
+GUEST_M33_MULTI_OPT := O2
+GUEST_M33_MULTI_ELFS := $(foreach n,$(GUEST_MULTI),$(GUEST_OUT)/$(n)-m33-$(GUEST_M33_MULTI_OPT).elf)
 GUEST_MULTI_ELFS  := $(call guest_elfs,$(GUEST_MULTI),$(GUEST_OUT))
 GUEST_MULTI_SC_ELFS := $(call guest_elfs,$(GUEST_MULTI),$(GUEST_OUT)/sc)
 GUEST_LONG_ELFS   := $(call guest_elfs,$(GUEST_LONG),$(GUEST_OUT))
@@ -92,9 +115,10 @@ endef
 
 # $(1) = ELF path, $(2) = workload, $(3) = CPU, $(4) = OPT, $(5) = MODE
 define GUEST_ELF_RULE
-$(1): $(GUEST_OUT)/obj/$(3)-$(4)-$(5)/work/$(2).o $$(GUEST_SDK_OBJ_$(3)-$(4)-$(5)) $(GUEST_LDS)
+$(1): $(GUEST_OUT)/obj/$(3)-$(4)-$(5)/work/$(2).o $$(GUEST_SDK_OBJ_$(3)-$(4)-$(5)) \
+		$(call guest_lds,$(3)) guest/sdk/sections.ld
 	@mkdir -p $$(dir $$@)
-	$$(GUEST_CC) $$(GUEST_ARCH_$(3)) -$(4) -g $$(GUEST_LDFLAGS) \
+	$$(GUEST_CC) $$(GUEST_ARCH_$(3)) -$(4) -g $$(GUEST_LDFLAGS) -T $(call guest_lds,$(3)) \
 		-Wl,-Map=$$(basename $$@).map -o $$@ \
 		$$(filter %.o,$$^) $$(GUEST_LIBS)
 endef
@@ -105,6 +129,14 @@ $(foreach o,$(GUEST_M4F_OPTS),$(eval $(call GUEST_CONFIG_RULES,m4f,$(o),sc)))
 $(foreach n,$(GUEST_SINGLE),$(foreach o,$(GUEST_M4F_OPTS),\
 	$(eval $(call GUEST_ELF_RULE,$(GUEST_OUT)/$(n)-m4f-$(o).elf,$(n),m4f,$(o),sc))))
 $(eval $(call GUEST_CONFIG_RULES,m4f,$(GUEST_M4F_MULTI_OPT),mc))
+$(foreach o,$(GUEST_M33_OPTS),$(eval $(call GUEST_CONFIG_RULES,m33,$(o),sc)))
+$(foreach n,$(GUEST_SINGLE),$(foreach o,$(GUEST_M33_OPTS),\
+	$(eval $(call GUEST_ELF_RULE,$(GUEST_OUT)/$(n)-m33-$(o).elf,$(n),m33,$(o),sc))))
+$(eval $(call GUEST_CONFIG_RULES,m33,$(GUEST_M33_MULTI_OPT),mc))
+$(eval $(call GUEST_CONFIG_RULES,m33f,O2,sc))
+$(foreach n,$(GUEST_M33F),$(eval $(call GUEST_ELF_RULE,$(GUEST_OUT)/$(n)-m33f-O2.elf,$(n),m33f,O2,sc)))
+$(foreach n,$(GUEST_MULTI),$(eval $(call GUEST_ELF_RULE,\
+	$(GUEST_OUT)/$(n)-m33-$(GUEST_M33_MULTI_OPT).elf,$(n),m33,$(GUEST_M33_MULTI_OPT),mc)))
 $(foreach n,$(GUEST_MULTI),$(eval $(call GUEST_ELF_RULE,\
 	$(GUEST_OUT)/$(n)-m4f-$(GUEST_M4F_MULTI_OPT).elf,$(n),m4f,$(GUEST_M4F_MULTI_OPT),mc)))
 $(foreach o,$(GUEST_M7_OPTS),$(eval $(call GUEST_CONFIG_RULES,m7,$(o),sc)))
@@ -132,6 +164,10 @@ $(GUEST_OUT)/multi-m4f.list: $(GUEST_M4F_MULTI_ELFS)
 	@printf '%s\n' $^ > $@
 $(GUEST_OUT)/multi-m7.list: $(GUEST_M7_MULTI_ELFS)
 	@printf '%s\n' $^ > $@
+$(GUEST_OUT)/m33.list: $(GUEST_M33_ELFS)
+	@printf '%s\n' $^ > $@
+$(GUEST_OUT)/multi-m33.list: $(GUEST_M33_MULTI_ELFS)
+	@printf '%s\n' $^ > $@
 $(GUEST_OUT)/long.list: $(GUEST_LONG_ELFS)
 	@printf '%s\n' $^ > $@
 $(GUEST_OUT)/long-sc.list: $(GUEST_LONG_SC_ELFS)
@@ -140,7 +176,7 @@ $(GUEST_OUT)/long-sc.list: $(GUEST_LONG_SC_ELFS)
 .PHONY: guest guest-check guest-count
 guest: $(GUEST_OUT)/single.list $(GUEST_OUT)/multi.list $(GUEST_OUT)/multi-sc.list \
 	$(GUEST_OUT)/multi-m4f.list $(GUEST_OUT)/multi-m7.list $(GUEST_OUT)/long.list \
-	$(GUEST_OUT)/long-sc.list
+	$(GUEST_OUT)/long-sc.list $(GUEST_OUT)/m33.list $(GUEST_OUT)/multi-m33.list
 
 # Run every single-core ELF (and the single-core multicore builds) on QEMU.
 guest-check: guest
@@ -163,9 +199,10 @@ $(GUEST_OUT)/obj/demos/%.o: guest/%.c
 	$(GUEST_CC) $(GUEST_DEMO_FLAGS) -c $< -o $@
 
 $(GUEST_OUT)/demos/%.elf: $(GUEST_OUT)/obj/demos/demos/%.o \
-		$(GUEST_SDK:%=$(GUEST_OUT)/obj/demos/sdk/%.o) $(GUEST_LDS)
+		$(GUEST_SDK:%=$(GUEST_OUT)/obj/demos/sdk/%.o) $(GUEST_LDS) guest/sdk/sections.ld
 	@mkdir -p $(dir $@)
-	$(GUEST_CC) $(GUEST_ARCH_m3) -O0 -g $(GUEST_LDFLAGS) -Wl,-Map=$(basename $@).map \
+	$(GUEST_CC) $(GUEST_ARCH_m3) -O0 -g $(GUEST_LDFLAGS) -T $(GUEST_LDS) \
+		-Wl,-Map=$(basename $@).map \
 		-o $@ $(filter %.o,$^) $(GUEST_LIBS)
 
 # Objects made by pattern rules are intermediate: keep them, for -MMD.

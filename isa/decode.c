@@ -9,7 +9,13 @@
  *   encodings (`adc r0, r1, #2` reports it set); the S bit is taken from
  *   the raw encoding instead (s_mode);
  * - post-indexed addressing shows disp 0 plus an extra immediate operand;
- * - branch immediates are absolute targets; `adr` carries the raw offset.
+ * - branch immediates are absolute targets; `adr` carries the raw offset;
+ * - it has no ARMv8-M: the load-acquire/store-release group decodes only
+ *   in its V8 mode (a second handle, used for that group alone: V8 mode
+ *   would also decode ARMv8-A instructions an M33 lacks), MRS/MSR of
+ *   MSPLIM/PSPLIM not at all, and the Security Extension's SG, BXNS, BLXNS
+ *   and TT come out as other instructions (LDRD, BX, STREX): those are
+ *   decoded by hand here, before Capstone (v8m_hand).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +35,13 @@ struct isa_decoder *isa_decoder_new(enum isa_model model)
 	cs_option(d->cs, CS_OPT_DETAIL, CS_OPT_ON);
 	d->model = model;
 	d->v6m = isa_model_info(model)->arch == ISA_ARCH_V6M;
+	d->v8m = isa_model_info(model)->arch == ISA_ARCH_V8MML;
+	if (d->v8m) {
+		if (cs_open(CS_ARCH_ARM, CS_MODE_THUMB | CS_MODE_MCLASS | CS_MODE_V8, &d->cs_v8) !=
+		    CS_ERR_OK)
+			die("capstone: cannot open an ARM Thumb/M-class/V8 handle");
+		cs_option(d->cs_v8, CS_OPT_DETAIL, CS_OPT_ON);
+	}
 	d->cache_on = !getenv("RAPTOR_NO_DECODE_CACHE"); /* white-box switch */
 	d->simple = isa_simple_engine() || !d->cache_on;
 	/*
@@ -61,6 +74,8 @@ void isa_decoder_free(struct isa_decoder *d)
 	free(d->used);
 	munmap(d->pages, DC_TABLE_BYTES);
 	cs_close(&d->cs);
+	if (d->v8m)
+		cs_close(&d->cs_v8);
 	free(d);
 }
 
@@ -172,6 +187,108 @@ static int is_multi(unsigned id)
 	return 0;
 }
 
+/*
+ * The ARMv8-M load-acquire/store-release group (LDA, LDAB, LDAH, STL, STLB,
+ * STLH and their exclusive forms): T32 "load/store exclusive, TBB/TBH"
+ * space with op bit 7 set; size 3 (the doubleword forms) is ARMv8-A only.
+ *
+ *   hw1: 1110 1000 110 L | Rn      hw2: Rt | Rt2 | 1 ex sz | Rd
+ */
+static int v8m_acqrel(uint32_t raw, unsigned size)
+{
+	return size == 4 && (raw >> 16 & 0xffe0) == 0xe8c0 && (raw & 0x80) &&
+	       (raw >> 4 & 3) != 3;
+}
+
+/* The Capstone handle that decodes raw for d. */
+static csh handle_for(const struct isa_decoder *d, uint32_t raw, unsigned size)
+{
+	return d->v8m && v8m_acqrel(raw, size) ? d->cs_v8 : d->cs;
+}
+
+/*
+ * ARMv8-M encodings decoded by hand (see the top of this file). The
+ * Security Extension is not modelled (the core stays in Secure state,
+ * docs/BOARD.md): its instructions get a name and stop the run as
+ * unimplemented. MRS/MSR of MSPLIM/PSPLIM (SYSm 0x0A, 0x0B) go to the
+ * ordinary MRS/MSR handlers, which read the raw bits.
+ */
+enum { HAND_NONE, HAND_SECEXT, HAND_MRS, HAND_MSR };
+
+static int v8m_hand(uint32_t raw, unsigned size, const char **name)
+{
+	unsigned hw1 = raw >> 16, hw2 = raw & 0xffff;
+
+	*name = NULL;
+	if (size == 2) {
+		if ((raw & 0xff87) == 0x4704)
+			*name = "bxns";
+		else if ((raw & 0xff87) == 0x4784)
+			*name = "blxns";
+		return *name ? HAND_SECEXT : HAND_NONE;
+	}
+	if (raw == 0xe97fe97fu) {
+		*name = "sg";
+	} else if ((hw1 & 0xfff0) == 0xe840 && (hw2 & 0xf03f) == 0xf000) {
+		static const char *const tt[] = {"tt", "ttt", "tta", "ttat"};
+
+		*name = tt[hw2 >> 6 & 3];
+	} else if ((hw1 & 0xffe0) == 0xec20 && hw2 == 0x0a00) {
+		*name = hw1 & 0x10 ? "vlldm" : "vlstm";
+	} else if (hw1 == 0xf3ef && (hw2 & 0xf000) == 0x8000) {
+		if (hw2 & 0x80)
+			*name = "mrs";
+		else if ((hw2 & 0xfe) == 0x0a)
+			return HAND_MRS;
+	} else if ((hw1 & 0xfff0) == 0xf380 && (hw2 & 0xff00) == 0x8800) {
+		if (hw2 & 0x80)
+			*name = "msr";
+		else if ((hw2 & 0xfe) == 0x0a)
+			return HAND_MSR;
+	}
+	return *name ? HAND_SECEXT : HAND_NONE;
+}
+
+static const char *reg_name(unsigned r)
+{
+	static const char *const n[16] = {"r0", "r1", "r2",  "r3",  "r4",  "r5", "r6", "r7",
+					  "r8", "r9", "r10", "r11", "r12", "sp", "lr", "pc"};
+
+	return n[r & 15];
+}
+
+/* Text of a hand-decoded instruction into buf; 0 if raw is not one. */
+static int v8m_hand_text(uint32_t raw, unsigned size, char *buf, size_t len)
+{
+	const char *name;
+	unsigned hw1 = raw >> 16, hw2 = raw & 0xffff;
+
+	switch (v8m_hand(raw, size, &name)) {
+	case HAND_SECEXT:
+		if (size == 2) /* BXNS, BLXNS */
+			snprintf(buf, len, "%s %s", name, reg_name(raw >> 3));
+		else if (name[0] == 't') /* TT* Rd, Rn */
+			snprintf(buf, len, "%s %s, %s", name, reg_name(hw2 >> 8), reg_name(hw1));
+		else if (name[0] == 'v') /* VLLDM, VLSTM Rn */
+			snprintf(buf, len, "%s %s", name, reg_name(hw1));
+		else if (hw1 == 0xf3ef) /* MRS of a Non-secure alias */
+			snprintf(buf, len, "mrs %s, SYSm 0x%02x", reg_name(hw2 >> 8), hw2 & 0xff);
+		else if (name[0] == 'm')
+			snprintf(buf, len, "msr SYSm 0x%02x, %s", hw2 & 0xff, reg_name(hw1));
+		else
+			snprintf(buf, len, "%s", name);
+		snprintf(buf + strlen(buf), len - strlen(buf), ": the Security Extension");
+		return 1;
+	case HAND_MRS:
+		snprintf(buf, len, "mrs %s, %s", reg_name(raw >> 8), raw & 1 ? "psplim" : "msplim");
+		return 1;
+	case HAND_MSR:
+		snprintf(buf, len, "msr %s, %s", raw & 1 ? "psplim" : "msplim", reg_name(hw1));
+		return 1;
+	}
+	return 0;
+}
+
 int isa_exec_unimplemented(struct isa_cpu *c, const struct isa_insn *in)
 {
 	char text[192] = "?";
@@ -187,7 +304,9 @@ int isa_exec_unimplemented(struct isa_cpu *c, const struct isa_insn *in)
 		b[2] = in->raw;
 		b[3] = in->raw >> 8;
 	}
-	if (cs_disasm(c->dec->cs, b, in->size, c->pc, 1, &ci) == 1) {
+	/* those named by hand: Capstone would show another instruction */
+	if (!(c->dec->v8m && v8m_hand_text(in->raw, in->size, text, sizeof(text))) &&
+	    cs_disasm(handle_for(c->dec, in->raw, in->size), b, in->size, c->pc, 1, &ci) == 1) {
 		snprintf(text, sizeof(text), "%s %s", ci->mnemonic, ci->op_str);
 		cs_free(ci, 1);
 	}
@@ -334,6 +453,28 @@ static void decode_into(struct isa_decoder *d, struct isa_insn *in, uint32_t pc,
 		in->plain = 1;
 		return;
 	}
+	if (d->v8m) {
+		const char *name;
+		int hand = v8m_hand(raw, size, &name);
+
+		if (hand == HAND_SECEXT) {
+			in->fn = isa_exec_unimplemented;
+			return;
+		}
+		/*
+		 * LDAEXD/STLEXD are ARMv8-A's: UNDEFINED on ARMv8-M (QEMU 7.2
+		 * executes them on its M33; raptor follows the architecture)
+		 */
+		if (size == 4 && (raw >> 16 & 0xffe0) == 0xe8c0 && (raw & 0xf0) == 0xf0) {
+			in->fn = isa_exec_undefined;
+			return;
+		}
+		if (hand != HAND_NONE) {
+			in->id = hand == HAND_MRS ? ARM_INS_MRS : ARM_INS_MSR;
+			in->fn = isa_exec_table[in->id];
+			return;
+		}
+	}
 	if (size == 2) {
 		b[0] = raw;
 		b[1] = raw >> 8;
@@ -343,7 +484,7 @@ static void decode_into(struct isa_decoder *d, struct isa_insn *in, uint32_t pc,
 		b[2] = raw;
 		b[3] = raw >> 8;
 	}
-	if (cs_disasm(d->cs, b, size, pc, 1, &ci) != 1) {
+	if (cs_disasm(handle_for(d, raw, size), b, size, pc, 1, &ci) != 1) {
 		in->fn = exec_undecodable;
 		if (isa_is_vfp(d->model, raw, size)) /* the FP handler reports what it lacks */
 			in->fn = isa_model_info(d->model)->fpu != ISA_FPU_NONE ? isa_exec_vfp
@@ -438,6 +579,8 @@ int isa_describe(struct isa_decoder *d, const struct isa_bus *bus, uint32_t pc, 
 				 undef);
 			return 0;
 		}
+		if (d->v8m && v8m_hand_text(raw, sz, buf, len))
+			return 0;
 		if (sz == 2) {
 			b[0] = raw;
 			b[1] = raw >> 8;
@@ -447,7 +590,7 @@ int isa_describe(struct isa_decoder *d, const struct isa_bus *bus, uint32_t pc, 
 			b[2] = raw;
 			b[3] = raw >> 8;
 		}
-		if (cs_disasm(d->cs, b, sz, pc, 1, &ci) == 1) {
+		if (cs_disasm(handle_for(d, raw, sz), b, sz, pc, 1, &ci) == 1) {
 			snprintf(buf, len, "%s %s%s", ci->mnemonic, ci->op_str, undef);
 			cs_free(ci, 1);
 		} else {

@@ -37,16 +37,35 @@ static int v6m(const struct isa_cpu *c)
 	return c->dec->v6m;
 }
 
+/* ARMv8-M mainline (Cortex-M33): stack limits, its EXC_RETURN, its CCR. */
+static int v8m(const struct isa_cpu *c)
+{
+	return c->dec->v8m;
+}
+
+/*
+ * CCR on ARMv8-M as QEMU 7.2's mps2-an505 has it: NONBASETHRDENA and
+ * STKALIGN are RES1 (reset 0x201); USERSETMPEND, UNALIGN_TRP, DIV_0_TRP
+ * and BFHFNMIGN are writable, STKOFHFNMIGN is not (so stack limits are
+ * always checked, at negative priority too).
+ */
+#define CCR_V8M_RES1 0x201u
+#define CCR_V8M_WRITABLE 0x11au
+
 void isa_scs_reset(struct isa_cpu *c)
 {
 	memset(&c->s.scs, 0, sizeof(c->s.scs));
 	c->s.scs.ccr = CCR_STKALIGN; /* QEMU's reset value (ARM's recommendation) */
 	if (v6m(c))
 		c->s.scs.ccr |= CCR_UNALIGN_TRP; /* RES1 on ARMv6-M: every unaligned access faults */
+	if (v8m(c))
+		c->s.scs.ccr = CCR_V8M_RES1;
 	c->s.scs.syst_csr = 1u << 2; /* CLKSOURCE: the processor clock */
 	/* FP extension: QEMU's reset, automatic and lazy state preservation on */
 	if (has_fpu(c))
 		c->s.fpccr = FPCCR_ASPEN | FPCCR_LSPEN;
+	if (has_fpu(c) && v8m(c))
+		c->s.fpccr |= FPCCR_S; /* the FP context is Secure */
 }
 
 /* Raw priority of exception n (B1.5.4): fixed for Reset/NMI/HardFault. */
@@ -168,6 +187,19 @@ int isa_pending_wakes_wfi(const struct isa_cpu *c)
 	return isa_pending_preempts(&t);
 }
 
+/* The limit of the stack in use: PSPLIM in thread mode on PSP, else MSPLIM. */
+static uint32_t sp_limit(const struct isa_cpu *c)
+{
+	return isa_sp_is_psp(c) ? c->s.psplim : c->s.msplim;
+}
+
+int isa_stack_check(struct isa_cpu *c, uint32_t newsp)
+{
+	if (!v8m(c) || newsp >= sp_limit(c))
+		return EX_OK;
+	return isa_fault(c, EXC_USAGEFAULT, UFSR_STKOF, 0);
+}
+
 int isa_fault(struct isa_cpu *c, int exc, uint32_t cfsr_bits, uint32_t addr)
 {
 	c->s.scs.cfsr |= cfsr_bits;
@@ -189,6 +221,9 @@ static void lazy_fpccr(struct isa_cpu *c, uint32_t fpcar)
 
 	c->s.fpcar = fpcar & ~7u;
 	v |= FPCCR_LSPACT;
+	/* v8-M in Secure state: S set; SPLIMVIOL says no limit violation (not checked) */
+	if (v8m(c))
+		v = (v | FPCCR_S) & ~FPCCR_SPLIMVIOL;
 	if (!c->s.ipsr && (c->s.control & 1))
 		v |= FPCCR_USER;
 	if (!c->s.ipsr)
@@ -202,6 +237,97 @@ static void lazy_fpccr(struct isa_cpu *c, uint32_t fpcar)
 	if ((c->s.scs.shcsr & SHCSR_ENA_USG) && exc_prio(c, EXC_USAGEFAULT) < ep)
 		v |= FPCCR_UFRDY; /* QEMU sets it on ARMv7-M too */
 	c->s.fpccr = v;
+}
+
+/*
+ * EXC_RETURN of an entry from the current state (fp: an extended frame).
+ * ARMv8-M (QEMU's v7m_exception_taken, a core that stays Secure): ones in
+ * 31:7, S (6) and DCRS (5) set, FType (4), Mode (3: from thread mode),
+ * SPSEL (2: CONTROL.SPSEL, which v8-M keeps in handler mode too), ES (0)
+ * set; in ordinary use the same values as ARMv7-M's.
+ */
+static uint32_t entry_exc_return(const struct isa_cpu *c, int fp)
+{
+	uint32_t v;
+
+	if (v8m(c))
+		v = 0xffffffe1u | (c->s.ipsr ? 0 : 8u) | (c->s.control & 2u ? 4u : 0);
+	else if (c->s.ipsr)
+		v = 0xfffffff1u;
+	else
+		v = isa_sp_is_psp(c) ? 0xfffffffdu : 0xfffffff9u;
+	return fp ? v & ~0x10u : v | 0x10u; /* FType 0: an extended frame */
+}
+
+/* ExceptionTaken's last part: the handler of n starts with LR = exc_return. */
+static void take(struct isa_cpu *c, unsigned n, uint32_t exc_return, uint32_t vec,
+		 struct isa_step *out, uint32_t ret)
+{
+	c->s.r[14] = exc_return;
+	c->s.r[15] = vec & ~1u;
+	c->s.tbit_clear = !(vec & 1);
+	c->s.ipsr = n;
+	c->s.it = 0;
+	set_pending(c, n, 0);
+	set_active(c, n, 1);
+	isa_clear_excl(c);
+	c->s.event = 1;
+	c->s.sleeping = 0;
+	out->ev = ISA_EV_EXCEPTION;
+	out->exc = n;
+	out->pc = ret;
+	out->next_pc = c->s.r[15];
+}
+
+/*
+ * Pend a synchronous fault raised outside an instruction, escalating it
+ * to HardFault when it is disabled or cannot preempt (QEMU's
+ * armv7m_nvic_set_pending). 0, or -1 on lockup (reported).
+ */
+static int pend_sync(struct isa_cpu *c, unsigned n)
+{
+	int ep = exec_prio(c);
+
+	if ((n == EXC_USAGEFAULT && !(c->s.scs.shcsr & SHCSR_ENA_USG)) ||
+	    group_prio(c, exc_prio(c, n)) >= ep) {
+		if (ep <= -1) {
+			c->s.lockup = 1;
+			return error("isa: core %d: lockup: fault %u at priority %d, pc 0x%08x "
+				     "(CFSR 0x%08x)",
+				     c->core, n, ep, c->s.r[15], c->s.scs.cfsr);
+		}
+		c->s.scs.hfsr |= HFSR_FORCED;
+		n = EXC_HARDFAULT;
+	}
+	set_pending(c, n, 1);
+	return 0;
+}
+
+/*
+ * ARMv8-M: the frame of an entry into exception n would go below the
+ * stack's limit. As QEMU 7.2's v7m_push_stack: nothing is stacked, SP
+ * becomes the limit, CFSR.STKOF is set and a UsageFault (or HardFault) is
+ * pended; then the highest-priority pending exception is taken, which may
+ * be the fault rather than n (n then stays pending).
+ */
+static int entry_stack_overflow(struct isa_cpu *c, unsigned n, int fp, struct isa_step *out)
+{
+	uint32_t ret = c->s.r[15], exc_return = entry_exc_return(c, fp), vec;
+
+	c->s.r[13] = sp_limit(c);
+	c->s.scs.cfsr |= UFSR_STKOF;
+	set_pending(c, n, 1);
+	if (pend_sync(c, EXC_USAGEFAULT))
+		return -1;
+	n = best_pending(c);
+	if (c->bus->read(c->bus->ctx, c, c->s.scs.vtor + 4 * n, 4, &vec, ISA_ACC_VECTOR) !=
+	    ISA_BUS_OK)
+		return error("isa: core %d: cannot read vector %u at 0x%08x", c->core, n,
+			     c->s.scs.vtor + 4 * n);
+	isa_select_sp(c, 0);
+	c->s.control &= ~(CONTROL_FPCA | CONTROL_SFPA);
+	take(c, n, exc_return, vec, out, ret);
+	return 0;
 }
 
 /*
@@ -222,6 +348,8 @@ static int exception_entry(struct isa_cpu *c, unsigned n, struct isa_step *out)
 
 	if (align)
 		frame -= 4;
+	if (v8m(c) && frame < sp_limit(c))
+		return entry_stack_overflow(c, n, fp, out);
 	xpsr = isa_xpsr(c) | (align ? 1u << 9 : 0);
 	regs[0] = c->s.r[0], regs[1] = c->s.r[1], regs[2] = c->s.r[2], regs[3] = c->s.r[3];
 	regs[4] = c->s.r[12], regs[5] = c->s.r[14], regs[6] = ret, regs[7] = xpsr;
@@ -255,28 +383,10 @@ static int exception_entry(struct isa_cpu *c, unsigned n, struct isa_step *out)
 		return error("isa: core %d: cannot read vector %u at 0x%08x", c->core, n,
 			     c->s.scs.vtor + 4 * n);
 	c->s.r[13] = frame;
-	if (c->s.ipsr)
-		exc_return = 0xfffffff1u;
-	else
-		exc_return = isa_sp_is_psp(c) ? 0xfffffffdu : 0xfffffff9u;
-	if (fp)
-		exc_return &= ~0x10u; /* FType 0: an extended frame */
+	exc_return = entry_exc_return(c, fp);
 	isa_select_sp(c, 0); /* thread mode on PSP: switch to MSP */
-	c->s.control &= ~CONTROL_FPCA;
-	c->s.r[14] = exc_return;
-	c->s.r[15] = vec & ~1u;
-	c->s.tbit_clear = !(vec & 1);
-	c->s.ipsr = n;
-	c->s.it = 0;
-	set_pending(c, n, 0);
-	set_active(c, n, 1);
-	isa_clear_excl(c);
-	c->s.event = 1;
-	c->s.sleeping = 0;
-	out->ev = ISA_EV_EXCEPTION;
-	out->exc = n;
-	out->pc = ret;
-	out->next_pc = c->s.r[15];
+	c->s.control &= ~(CONTROL_FPCA | CONTROL_SFPA);
+	take(c, n, exc_return, vec, out, ret);
 	return 0;
 }
 
@@ -326,7 +436,9 @@ static int tail_chain(struct isa_cpu *c, uint32_t v)
 	    ISA_BUS_OK)
 		return 0; /* let the ordinary return and entry report it */
 	c->s.r[14] = v;
-	c->s.control &= ~CONTROL_FPCA;
+	c->s.control &= ~(CONTROL_FPCA | CONTROL_SFPA);
+	if (v8m(c)) /* EXC_RETURN.SPSEL is in v; the new handler starts with SPSEL 0 */
+		c->s.control &= ~2u;
 	c->next_pc = vec & ~1u;
 	c->branched = 1;
 	c->exc_return = 1;
@@ -372,6 +484,9 @@ static int bad_return(struct isa_cpu *c, uint32_t v)
 	return EX_OK;
 }
 
+static int v8m_exception_return(struct isa_cpu *c, uint32_t v);
+static int unstack(struct isa_cpu *c, unsigned n, int to_thread, int psp, int ftype);
+
 /*
  * ExceptionReturn (B1.5.8) through EXC_RETURN v, with QEMU 7.2's checks:
  * bits 27:5 not all ones, or FType 0 on a core without an FPU, are
@@ -386,8 +501,9 @@ int isa_exception_return(struct isa_cpu *c, uint32_t v)
 	int psp = kind == 0xd, to_thread = kind == 0x9 || kind == 0xd;
 	int ftype = (v >> 4 & 1) || !has_fpu(c); /* 0: an extended (FP) frame */
 	int bad = 0;
-	uint32_t frame, f[8], sp;
 
+	if (v8m(c))
+		return v8m_exception_return(c, v);
 	/* DeActivate: FAULTMASK clears on return from anything but NMI */
 	if (n != EXC_NMI)
 		c->s.faultmask = 0;
@@ -404,6 +520,80 @@ int isa_exception_return(struct isa_cpu *c, uint32_t v)
 		return bad_return(c, v) ? EX_FATAL : EX_OK;
 	if (tail_chain(c, v))
 		return EX_OK;
+	return unstack(c, n, to_thread, psp, ftype);
+}
+
+/* Priority of the highest-priority active exception (256: none), no masks. */
+static int raw_exec_prio(const struct isa_cpu *c)
+{
+	int ep = 256;
+
+	for (uint32_t a = c->s.scs.sys_active; a; a &= a - 1)
+		if (group_prio(c, exc_prio(c, __builtin_ctz(a))) < ep)
+			ep = group_prio(c, exc_prio(c, __builtin_ctz(a)));
+	for (uint32_t a = c->s.scs.nvic_active; a; a &= a - 1)
+		if (group_prio(c, exc_prio(c, 16 + __builtin_ctz(a))) < ep)
+			ep = group_prio(c, exc_prio(c, 16 + __builtin_ctz(a)));
+	return ep;
+}
+
+/*
+ * ARMv8-M ExceptionReturn, as QEMU 7.2's do_v7m_exception_exit has it for
+ * a core in Secure state:
+ *
+ *   31      7   6   5     4     3    2     1   0
+ *   | ones  | S | DCRS | FType | Mode | SPSEL | 0 | ES |
+ *
+ * Mode and SPSEL may take any values (NONBASETHRDENA is RES1: returning to
+ * thread mode with exceptions still active is allowed); bit 1 set or an
+ * exception that is not active is the INVPC fault; CONTROL.SPSEL takes
+ * EXC_RETURN.SPSEL, in handler mode too; FAULTMASK clears only from a
+ * handler of non-negative priority. S, DCRS or ES clear ask for the
+ * Security Extension (Non-secure state, callee-saved frames): not
+ * implemented, an error.
+ */
+static int v8m_exception_return(struct isa_cpu *c, uint32_t v)
+{
+	unsigned n = c->s.ipsr;
+	int to_thread = v >> 3 & 1, spsel = v >> 2 & 1;
+	int ftype = (v >> 4 & 1) || !has_fpu(c);
+	int bad = 0;
+
+	if ((v & 0x61) != 0x61)
+		return error("isa: core %d: exception return through EXC_RETURN 0x%08x at pc "
+			     "0x%08x after %llu instructions: S, DCRS or ES clear (Non-secure "
+			     "state, the Security Extension) is not implemented",
+			     c->core, v, c->pc, (unsigned long long)c->s.icount);
+	if (n != EXC_NMI && raw_exec_prio(c) >= 0)
+		c->s.faultmask = 0;
+	if (is_active(c, n))
+		set_active(c, n, 0);
+	else
+		bad = 1;
+	if (v & 2)
+		bad = 1;
+	/*
+	 * In handler mode the active SP is MSP whatever SPSEL says: clear the
+	 * record, so that unstack's switch to thread mode swaps exactly when
+	 * it returns to PSP; a return to handler mode records spsel after.
+	 */
+	c->s.control &= ~2u;
+	if (bad)
+		return bad_return(c, v) ? EX_FATAL : EX_OK;
+	if (tail_chain(c, v))
+		return EX_OK;
+	if (unstack(c, n, to_thread, to_thread && spsel, ftype) != EX_OK)
+		return EX_FATAL;
+	if (!to_thread && spsel)
+		c->s.control |= 2u;
+	return EX_OK;
+}
+
+/* Unstack the frame of a return from n (B1.5.8 and QEMU 7.2's). */
+static int unstack(struct isa_cpu *c, unsigned n, int to_thread, int psp, int ftype)
+{
+	uint32_t frame, f[8], sp;
+
 	frame = psp ? c->s.other_sp : c->s.r[13];
 	for (int i = 0; i < 8; i++)
 		if (c->bus->read(c->bus->ctx, c, frame + 4 * i, 4, &f[i], ISA_ACC_UNSTACK) !=
@@ -537,7 +727,9 @@ static uint32_t shcsr(const struct isa_cpu *c)
 	       (a >> EXC_DEBUGMON & 1) << 8 | (a >> EXC_PENDSV & 1) << 10 |
 	       (a >> EXC_SYSTICK & 1) << 11 | (p >> EXC_USAGEFAULT & 1) << 12 |
 	       (p >> EXC_MEMMANAGE & 1) << 13 | (p >> EXC_BUSFAULT & 1) << 14 |
-	       (p >> EXC_SVCALL & 1) << 15;
+	       (p >> EXC_SVCALL & 1) << 15 |
+	       /* v8-M (Secure): HARDFAULTACT, HARDFAULTPENDED */
+	       (v8m(c) ? (a >> EXC_HARDFAULT & 1) << 2 | (p >> EXC_HARDFAULT & 1) << 21 : 0);
 }
 
 /* Word view of a byte-array register bank (IPR, SHPR). */
@@ -567,6 +759,17 @@ static int v6m_absent(uint32_t a)
 	}
 	return 0;
 }
+
+/*
+ * The Cortex-M33's identification registers as QEMU 7.2's mps2-an505 reads
+ * them, from ID_PFR0 (0xE000ED40) to CTR (0xE000ED7C).
+ */
+static const uint32_t m33_id[16] = {
+    0x00000030, 0x00000210, 0x00200000, 0x00000000, /* ID_PFR0, PFR1, DFR0, AFR0 */
+    0x00101f40, 0x00000000, 0x01000000, 0x00000000, /* ID_MMFR0-3 */
+    0x01101110, 0x02212000, 0x20232232, 0x01111131, /* ID_ISAR0-3 */
+    0x01310132, 0x00000000, 0x00000000, 0x8000c000, /* ID_ISAR4, ISAR5, CLIDR, CTR */
+};
 
 static uint32_t scs_word(struct isa_cpu *c, uint32_t a)
 {
@@ -616,6 +819,12 @@ static uint32_t scs_word(struct isa_cpu *c, uint32_t a)
 		case 0xe000ef44: return has_dp(c) ? 0x12000011u : 0x11000011u;
 		case 0xe000ef48: return has_dp(c) ? 0x00000040u : 0;
 		}
+	}
+	if (c->model == ISA_CORTEX_M33) {
+		if (a >= 0xe000ed40 && a <= 0xe000ed7c)
+			return m33_id[(a - 0xe000ed40) / 4];
+		if (a == 0xe000ef48)
+			return 0x00000040u; /* MVFR2: VRINT, VSEL, VMAXNM, ... (FPv5) */
 	}
 	if (a >= 0xe000e400 && a < 0xe000e400 + ISA_NIRQ)
 		return bytes_word(&s->nvic_prio[a - 0xe000e400]);
@@ -670,14 +879,26 @@ static void scs_write_word(struct isa_cpu *c, uint32_t a, uint32_t v)
 			s->aircr_prigroup = v >> 8 & 7;
 		return;
 	case 0xe000ed10: s->scr = v & 0x16; return;
-	case 0xe000ed14: s->ccr = v & 0x31b; return;
-	case 0xe000ed24:
+	case 0xe000ed14:
+		s->ccr = v8m(c) ? (v & CCR_V8M_WRITABLE) | CCR_V8M_RES1 : v & 0x31b;
+		return;
+	case 0xe000ed24: {
+		/* the active bits it holds, by exception number */
+		uint32_t held = 1u << EXC_MEMMANAGE | 1u << EXC_BUSFAULT | 1u << EXC_USAGEFAULT |
+				1u << EXC_SVCALL | 1u << EXC_DEBUGMON | 1u << EXC_PENDSV |
+				1u << EXC_SYSTICK;
+
 		s->shcsr = v & 0x70000u;
-		s->sys_active = (s->sys_active & ~0x1cf10u) | (v & 1) << EXC_MEMMANAGE |
+		s->sys_active = (s->sys_active & ~held) | (v & 1) << EXC_MEMMANAGE |
 				(v >> 1 & 1) << EXC_BUSFAULT | (v >> 3 & 1) << EXC_USAGEFAULT |
 				(v >> 7 & 1) << EXC_SVCALL | (v >> 8 & 1) << EXC_DEBUGMON |
 				(v >> 10 & 1) << EXC_PENDSV | (v >> 11 & 1) << EXC_SYSTICK;
+		if (v8m(c)) { /* HARDFAULTACT, HARDFAULTPENDED (Secure) */
+			set_active(c, EXC_HARDFAULT, v >> 2 & 1);
+			set_pending(c, EXC_HARDFAULT, v >> 21 & 1);
+		}
 		return;
+	}
 	case 0xe000ed28: s->cfsr &= ~v; return;
 	case 0xe000ed2c: s->hfsr &= ~v; return;
 	case 0xe000ed34: s->mmfar = v; return;
@@ -688,7 +909,7 @@ static void scs_write_word(struct isa_cpu *c, uint32_t a, uint32_t v)
 		return;
 	case 0xe000ef34:
 		if (has_fpu(c))
-			c->s.fpccr = v & FPCCR_V7M_MASK;
+			c->s.fpccr = v & (v8m(c) ? FPCCR_V8M_MASK : FPCCR_V7M_MASK);
 		return;
 	case 0xe000ef38:
 		if (has_fpu(c))

@@ -141,6 +141,17 @@ static int bx_write_pc(struct isa_cpu *c, uint32_t v)
 	return EX_OK;
 }
 
+/*
+ * ARMv8-M stack limit checks, where QEMU 7.2 makes them (translate.c,
+ * v8m_stackcheck): ADD/SUB with Rd = Rn = SP, MOV to SP, and loads and
+ * stores that write back to SP, before any memory access. Nothing on
+ * other architectures.
+ */
+static inline int sp_check(struct isa_cpu *c, uint32_t newsp)
+{
+	return c->dec->v8m ? isa_stack_check(c, newsp) : EX_OK;
+}
+
 /* Three forms: Rd, Rn, op2 / Rd(=Rn), op2. Returns the index of op2. */
 static inline int rn_index(const struct isa_insn *in)
 {
@@ -204,8 +215,12 @@ static int addsub(struct isa_cpu *c, const struct isa_insn *in, int sub, int ali
 	int rn = rn_index(in), s = setflags(c, in), carry;
 	uint32_t x = pc_base(c, in->op[rn].reg, align);
 	uint32_t y = operand2(c, in, in->nops - 1, &carry);
-	uint32_t r = sub ? add_with_carry(c, x, ~y, 1, s) : add_with_carry(c, x, y, 0, s);
+	uint32_t r = sub ? x - y : x + y;
 
+	/* SP := SP +/- op2 is checked against the stack limit (v8-M) */
+	if (in->op[0].reg == 13 && in->op[rn].reg == 13 && sp_check(c, r) != EX_OK)
+		return EX_FAULT;
+	r = sub ? add_with_carry(c, x, ~y, 1, s) : add_with_carry(c, x, y, 0, s);
 	wreg(c, in->op[0].reg, r);
 	return EX_OK;
 }
@@ -250,12 +265,14 @@ static int x_tst(struct isa_cpu *c, const struct isa_insn *in) { return compare(
 /* NZC := Rn EOR op2 */
 static int x_teq(struct isa_cpu *c, const struct isa_insn *in) { return compare(c, in, A_EOR); }
 
-/* Rd := op2; NZC if S */
+/* Rd := op2; NZC if S (SP: stack limit check on v8-M) */
 static int x_mov(struct isa_cpu *c, const struct isa_insn *in)
 {
 	int carry;
 	uint32_t r = operand2(c, in, 1, &carry);
 
+	if (in->op[0].reg == 13 && sp_check(c, r) != EX_OK)
+		return EX_FAULT;
 	if (setflags(c, in))
 		set_nzc(c, r, carry);
 	wreg(c, in->op[0].reg, r);
@@ -631,6 +648,19 @@ static uint32_t ea(const struct isa_cpu *c, const struct isa_insn *in, const str
 	return base + off;
 }
 
+/*
+ * A load or store writing back to SP (v8-M): QEMU checks the new SP when
+ * the offset goes down, else the SP as it is (op_addr_ri_pre).
+ */
+static int wb_sp_check(struct isa_cpu *c, const struct isa_insn *in, const struct isa_op *m)
+{
+	int32_t off = in->post ? in->post_imm : m->imm;
+
+	if (m->reg != 13 || !(in->writeback || in->post) || !c->dec->v8m)
+		return EX_OK;
+	return sp_check(c, off < 0 ? c->s.r[13] + (uint32_t)off : c->s.r[13]);
+}
+
 static int unaligned_trap(struct isa_cpu *c, uint32_t addr, unsigned size, int always)
 {
 	if ((addr & (size - 1)) && (always || (c->s.scs.ccr & CCR_UNALIGN_TRP)))
@@ -644,7 +674,7 @@ static int load1(struct isa_cpu *c, const struct isa_insn *in, unsigned size, in
 	uint32_t wb, addr = ea(c, in, m, &wb), v;
 	int r;
 
-	if ((r = unaligned_trap(c, addr, size, 0)) != EX_OK)
+	if ((r = wb_sp_check(c, in, m)) != EX_OK || (r = unaligned_trap(c, addr, size, 0)) != EX_OK)
 		return r;
 	if ((r = isa_load(c, addr, size, &v, ISA_ACC_LOAD)) != EX_OK)
 		return r;
@@ -664,7 +694,7 @@ static int store1(struct isa_cpu *c, const struct isa_insn *in, unsigned size)
 	uint32_t wb, addr = ea(c, in, m, &wb);
 	int r;
 
-	if ((r = unaligned_trap(c, addr, size, 0)) != EX_OK)
+	if ((r = wb_sp_check(c, in, m)) != EX_OK || (r = unaligned_trap(c, addr, size, 0)) != EX_OK)
 		return r;
 	if ((r = isa_store(c, addr, size, rreg(c, in->op[0].reg), ISA_ACC_STORE)) != EX_OK)
 		return r;
@@ -702,7 +732,7 @@ static int x_ldrd(struct isa_cpu *c, const struct isa_insn *in)
 	uint32_t wb, addr = ea(c, in, m, &wb), lo, hi;
 	int r;
 
-	if ((r = unaligned_trap(c, addr, 4, 1)) != EX_OK)
+	if ((r = wb_sp_check(c, in, m)) != EX_OK || (r = unaligned_trap(c, addr, 4, 1)) != EX_OK)
 		return r;
 	if ((r = isa_load(c, addr, 4, &lo, ISA_ACC_LOAD)) != EX_OK ||
 	    (r = isa_load(c, addr + 4, 4, &hi, ISA_ACC_LOAD)) != EX_OK)
@@ -721,7 +751,7 @@ static int x_strd(struct isa_cpu *c, const struct isa_insn *in)
 	uint32_t wb, addr = ea(c, in, m, &wb);
 	int r;
 
-	if ((r = unaligned_trap(c, addr, 4, 1)) != EX_OK)
+	if ((r = wb_sp_check(c, in, m)) != EX_OK || (r = unaligned_trap(c, addr, 4, 1)) != EX_OK)
 		return r;
 	if ((r = isa_store(c, addr, 4, rreg(c, in->op[0].reg), ISA_ACC_STORE)) != EX_OK ||
 	    (r = isa_store(c, addr + 4, 4, rreg(c, in->op[1].reg), ISA_ACC_STORE)) != EX_OK)
@@ -743,6 +773,9 @@ static int ldm_common(struct isa_cpu *c, unsigned list, uint32_t start, int wbre
 
 	if (!list)
 		return EX_OK;
+	/* v8-M: writeback to SP checks the lowest address (QEMU's op_addr_block_pre) */
+	if (wbreg == 13 && sp_check(c, start) != EX_OK)
+		return EX_FAULT;
 	if ((r = unaligned_trap(c, start, 4, 1)) != EX_OK)
 		return r;
 	for (int i = 0; i < 16; i++)
@@ -767,6 +800,8 @@ static int stm_common(struct isa_cpu *c, unsigned list, uint32_t start, int wbre
 	uint32_t a = start;
 	int r;
 
+	if (wbreg == 13 && sp_check(c, start) != EX_OK)
+		return EX_FAULT;
 	if ((r = unaligned_trap(c, start, 4, 1)) != EX_OK)
 		return r;
 	for (int i = 0; i < 16; i++)
@@ -891,6 +926,61 @@ static int x_clrex(struct isa_cpu *c, const struct isa_insn *in)
 	return EX_OK;
 }
 
+/*
+ * ARMv8-M load-acquire/store-release. One core executes in order and the
+ * board has no reordering, so the ordering they add is already there: they
+ * are the plain accesses (the bus sees ordinary and exclusive loads and
+ * stores), at [Rn] with no offset, and always aligned: an unaligned one is
+ * the UNALIGNED UsageFault (as QEMU 7.2). The exclusive forms share the
+ * monitor.
+ */
+static int load_acquire(struct isa_cpu *c, const struct isa_insn *in, unsigned size)
+{
+	uint32_t addr = c->s.r[in->op[1].reg], v;
+	int r;
+
+	if ((r = unaligned_trap(c, addr, size, 1)) != EX_OK ||
+	    (r = isa_load(c, addr, size, &v, ISA_ACC_LOAD)) != EX_OK)
+		return r;
+	wreg(c, in->op[0].reg, v);
+	return EX_OK;
+}
+
+static int store_release(struct isa_cpu *c, const struct isa_insn *in, unsigned size)
+{
+	uint32_t addr = c->s.r[in->op[1].reg];
+	int r;
+
+	if ((r = unaligned_trap(c, addr, size, 1)) != EX_OK)
+		return r;
+	return isa_store(c, addr, size, rreg(c, in->op[0].reg), ISA_ACC_STORE);
+}
+
+/* Rt := Mem32[Rn] (acquire) */
+static int x_lda(struct isa_cpu *c, const struct isa_insn *in) { return load_acquire(c, in, 4); }
+/* Rt := Mem8[Rn] (acquire) */
+static int x_ldab(struct isa_cpu *c, const struct isa_insn *in) { return load_acquire(c, in, 1); }
+/* Rt := Mem16[Rn] (acquire) */
+static int x_ldah(struct isa_cpu *c, const struct isa_insn *in) { return load_acquire(c, in, 2); }
+/* Mem32[Rn] := Rt (release) */
+static int x_stl(struct isa_cpu *c, const struct isa_insn *in) { return store_release(c, in, 4); }
+/* Mem8[Rn] := Rt[7:0] (release) */
+static int x_stlb(struct isa_cpu *c, const struct isa_insn *in) { return store_release(c, in, 1); }
+/* Mem16[Rn] := Rt[15:0] (release) */
+static int x_stlh(struct isa_cpu *c, const struct isa_insn *in) { return store_release(c, in, 2); }
+/* Rt := Mem32[Rn]; open the exclusive reservation (acquire) */
+static int x_ldaex(struct isa_cpu *c, const struct isa_insn *in) { return ldrex(c, in, 4); }
+/* Rt := Mem8[Rn]; open the exclusive reservation (acquire) */
+static int x_ldaexb(struct isa_cpu *c, const struct isa_insn *in) { return ldrex(c, in, 1); }
+/* Rt := Mem16[Rn]; open the exclusive reservation (acquire) */
+static int x_ldaexh(struct isa_cpu *c, const struct isa_insn *in) { return ldrex(c, in, 2); }
+/* Mem32[Rn] := Rt if exclusive; Rd := status (release) */
+static int x_stlex(struct isa_cpu *c, const struct isa_insn *in) { return strex(c, in, 4); }
+/* Mem8[Rn] := Rt if exclusive; Rd := status (release) */
+static int x_stlexb(struct isa_cpu *c, const struct isa_insn *in) { return strex(c, in, 1); }
+/* Mem16[Rn] := Rt if exclusive; Rd := status (release) */
+static int x_stlexh(struct isa_cpu *c, const struct isa_insn *in) { return strex(c, in, 2); }
+
 /* ---- branches -------------------------------------------------------- */
 
 static inline void branch(struct isa_cpu *c, uint32_t target)
@@ -984,6 +1074,11 @@ static inline int v6m(const struct isa_cpu *c)
 	return c->dec->v6m;
 }
 
+static inline int v8m(const struct isa_cpu *c)
+{
+	return c->dec->v8m;
+}
+
 /* Rd := special register SYSm (A7.7.82, B5.2.2) */
 static int x_mrs(struct isa_cpu *c, const struct isa_insn *in)
 {
@@ -1004,6 +1099,10 @@ static int x_mrs(struct isa_cpu *c, const struct isa_insn *in)
 			v = isa_sp_is_psp(c) ? c->s.other_sp : c->s.r[13];
 		else if ((sysm & 7) == 1)
 			v = isa_sp_is_psp(c) ? c->s.r[13] : c->s.other_sp;
+		else if ((sysm & 7) == 2 && v8m(c))
+			v = c->s.msplim;
+		else if ((sysm & 7) == 3 && v8m(c))
+			v = c->s.psplim;
 		break;
 	case 2:
 		switch (sysm & 7) {
@@ -1047,6 +1146,10 @@ static int x_msr(struct isa_cpu *c, const struct isa_insn *in)
 				c->s.r[13] = v & ~3u;
 			else
 				c->s.other_sp = v & ~3u;
+		} else if ((sysm & 7) == 2 && v8m(c)) {
+			c->s.msplim = v & ~7u;
+		} else if ((sysm & 7) == 3 && v8m(c)) {
+			c->s.psplim = v & ~7u;
 		}
 		break;
 	case 2:
@@ -1075,8 +1178,13 @@ static int x_msr(struct isa_cpu *c, const struct isa_insn *in)
 				c->s.control = (c->s.control & ~1u) | (v & 1);
 			if (isa_model_info(c->model)->fpu != ISA_FPU_NONE)
 				c->s.control = (c->s.control & ~CONTROL_FPCA) | (v & CONTROL_FPCA);
+			/* v8-M Secure state with an FPU: SFPA too, as QEMU writes it */
+			if (v8m(c) && isa_model_info(c->model)->fpu != ISA_FPU_NONE)
+				c->s.control = (c->s.control & ~CONTROL_SFPA) | (v & CONTROL_SFPA);
 			if (!c->s.ipsr)
 				isa_select_sp(c, v >> 1 & 1);
+			else if (v8m(c)) /* v8-M records SPSEL in handler mode too */
+				c->s.control = (c->s.control & ~2u) | (v & 2u);
 			break;
 		}
 		break;
@@ -1253,6 +1361,12 @@ const isa_exec_fn isa_exec_table[ARM_INS_ENDING] = {
 	[ARM_INS_EOR] = x_eor,
 	[ARM_INS_HINT] = x_nop, /* unallocated hints execute as NOPs (A5.2.5) */
 	[ARM_INS_ISB] = x_nop,
+	[ARM_INS_LDA] = x_lda,
+	[ARM_INS_LDAB] = x_ldab,
+	[ARM_INS_LDAEX] = x_ldaex,
+	[ARM_INS_LDAEXB] = x_ldaexb,
+	[ARM_INS_LDAEXH] = x_ldaexh,
+	[ARM_INS_LDAH] = x_ldah,
 	[ARM_INS_LDM] = x_ldm,
 	[ARM_INS_LDMDB] = x_ldmdb,
 	[ARM_INS_LDR] = x_ldr,
@@ -1301,6 +1415,12 @@ const isa_exec_fn isa_exec_table[ARM_INS_ENDING] = {
 	[ARM_INS_SMLAL] = x_smlal,
 	[ARM_INS_SMULL] = x_smull,
 	[ARM_INS_SSAT] = x_ssat,
+	[ARM_INS_STL] = x_stl,
+	[ARM_INS_STLB] = x_stlb,
+	[ARM_INS_STLEX] = x_stlex,
+	[ARM_INS_STLEXB] = x_stlexb,
+	[ARM_INS_STLEXH] = x_stlexh,
+	[ARM_INS_STLH] = x_stlh,
 	[ARM_INS_STM] = x_stm,
 	[ARM_INS_STMDB] = x_stmdb,
 	[ARM_INS_STR] = x_str,

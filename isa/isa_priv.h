@@ -64,8 +64,14 @@ struct isa_insn {
 
 struct isa_decoder {
 	csh cs;
+	/*
+	 * ARMv8-M mainline: a second handle in Capstone's V8 mode, which alone
+	 * decodes the load-acquire/store-release group (isa_v8m_group).
+	 */
+	csh cs_v8;
 	enum isa_model model;
 	int v6m; /* ARMv6-M: the encodings it lacks decode as UNDEFINED */
+	int v8m; /* ARMv8-M mainline: its additions, stack limits, SCS */
 	int cache_on;
 	/*
 	 * Every step takes the general path (isa_cpu_step's fast path off):
@@ -114,7 +120,8 @@ struct isa_state {
 	uint32_t ipsr;
 	uint8_t it;        /* ITSTATE */
 	uint8_t primask, faultmask, basepri;
-	uint32_t control;  /* bit0 nPRIV, bit1 SPSEL */
+	uint32_t control;  /* bit0 nPRIV, bit1 SPSEL, bit2 FPCA, bit3 SFPA (v8-M) */
+	uint32_t msplim, psplim; /* ARMv8-M stack limits (Secure bank), 8-aligned */
 	uint8_t sleeping;  /* 1 WFI, 2 WFE */
 	uint8_t event;     /* event register */
 	uint8_t lockup;
@@ -167,6 +174,7 @@ static inline int cond_pass(uint32_t apsr, unsigned cond)
 }
 
 #define CONTROL_FPCA (1u << 2)
+#define CONTROL_SFPA (1u << 3) /* v8-M Security Extension, Secure FP active */
 #define FPCCR_LSPACT (1u << 0)
 #define FPCCR_USER (1u << 1)
 #define FPCCR_THREAD (1u << 3)
@@ -178,6 +186,10 @@ static inline int cond_pass(uint32_t apsr, unsigned cond)
 #define FPCCR_LSPEN (1u << 30)
 #define FPCCR_ASPEN (1u << 31)
 #define FPCCR_V7M_MASK 0xc000017bu
+#define FPCCR_S (1u << 2)          /* v8-M: the FP context is Secure */
+#define FPCCR_SPLIMVIOL (1u << 9)  /* v8-M: lazy save would cross the limit */
+/* v8-M (QEMU 7.2, Secure): TS, CLRONRET(S), LSPENS, SFRDY, ... kept, no effect */
+#define FPCCR_V8M_MASK 0xfc0007ffu
 /* FPSCR bits that hold state: NZCV, AHP, DN, FZ, RMode, cumulative flags */
 #define FPSCR_MASK 0xf7c0009fu
 
@@ -259,6 +271,7 @@ enum {
 #define UFSR_INVSTATE (1u << 17)
 #define UFSR_INVPC (1u << 18)
 #define UFSR_NOCP (1u << 19)
+#define UFSR_STKOF (1u << 20)
 #define UFSR_UNALIGNED (1u << 24)
 #define UFSR_DIVBYZERO (1u << 25)
 #define BFSR_IBUSERR (1u << 8)
@@ -267,6 +280,13 @@ enum {
 #define BFSR_STKERR (1u << 12)
 #define BFSR_UNSTKERR (1u << 11)
 
+/*
+ * ARMv8-M stack limit check of a new SP value (QEMU's v8m_stackcheck):
+ * below the active stack's limit (PSPLIM in thread mode on PSP, else
+ * MSPLIM) it raises the STKOF UsageFault and returns EX_FAULT; else EX_OK.
+ * Always EX_OK on other architectures.
+ */
+int isa_stack_check(struct isa_cpu *c, uint32_t newsp);
 /* Raise a synchronous fault for the executing instruction; returns EX_FAULT. */
 int isa_fault(struct isa_cpu *c, int exc, uint32_t cfsr_bits, uint32_t addr);
 /* Exception return through EXC_RETURN value v (from BX/POP/LDR/LDM). */

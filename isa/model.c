@@ -13,7 +13,7 @@ static const struct isa_model_info models[] = {
     [ISA_CORTEX_M4] = {"m4", "Cortex-M4", ISA_ARCH_V7M, 1, ISA_FPU_NONE, 0x410fc240u, 1},
     [ISA_CORTEX_M4F] = {"m4f", "Cortex-M4F", ISA_ARCH_V7M, 1, ISA_FPU_SP, 0x410fc240u, 1},
     [ISA_CORTEX_M7] = {"m7", "Cortex-M7", ISA_ARCH_V7M, 1, ISA_FPU_DP, 0x411fc272u, 1},
-    [ISA_CORTEX_M33] = {"m33", "Cortex-M33", ISA_ARCH_V8MML, 1, ISA_FPU_SP, 0x410fd213u, 0},
+    [ISA_CORTEX_M33] = {"m33", "Cortex-M33", ISA_ARCH_V8MML, 1, ISA_FPU_SP, 0x410fd213u, 1},
     [ISA_CORTEX_M0PLUS] = {"m0plus", "Cortex-M0+", ISA_ARCH_V6M, 0, ISA_FPU_NONE, 0x410cc601u, 1},
 };
 _Static_assert(ARRAY_SIZE(models) == ISA_NMODELS, "a row per enum isa_model");

@@ -255,19 +255,19 @@ struct tmem {
 
 static int tm_index(uint32_t addr, size_t *i)
 {
-	if (addr - BOARD_ROM_BASE < BOARD_ROM_SIZE)
-		*i = addr - BOARD_ROM_BASE;
-	else if (addr - BOARD_SRAM_BASE < BOARD_SRAM_SIZE)
-		*i = BOARD_ROM_SIZE + (addr - BOARD_SRAM_BASE);
-	else
+	int64_t off = board_mem_offset(addr, 1);
+
+	if (off < 0)
 		return -1; /* a peripheral */
+	*i = (size_t)off;
 	return 0;
 }
 
-static uint32_t tm_addr(size_t i)
+/* The address of byte i of the storage on the board of the recording. */
+static uint32_t tm_addr(const struct board_mem *bm, size_t i)
 {
-	return i < BOARD_ROM_SIZE ? BOARD_ROM_BASE + (uint32_t)i
-				  : BOARD_SRAM_BASE + (uint32_t)(i - BOARD_ROM_SIZE);
+	return i < BOARD_ROM_SIZE ? bm->rom_base + (uint32_t)i
+				  : bm->sram_base + (uint32_t)(i - BOARD_ROM_SIZE);
 }
 
 static int tm_elf(void *ctx, uint32_t addr, const uint8_t *data, size_t len)
@@ -319,12 +319,13 @@ static int tm_first(struct tmem *m, const char *path)
 static int tm_compare(struct rpl *r, const struct tmem *m, struct rpl_check_mem *cm)
 {
 	unsigned long long pos = rpl_position(r);
+	struct board_mem bm = rpl_board_mem(r);
 
 	for (size_t pg = 0; pg < MEM_BYTES / MEM_PAGE; pg++) {
 		if (!m->page_used[pg])
 			continue;
 		for (size_t i = pg * MEM_PAGE; i < (pg + 1) * MEM_PAGE; i++) {
-			uint32_t a = tm_addr(i);
+			uint32_t a = tm_addr(&bm, i);
 			int det = m->flag[i] & (TM_KNOWN | TM_LOAD_FIRST);
 			uint8_t b;
 

@@ -90,10 +90,14 @@ void rpl_mem_restore(struct rpl_mem *m, const struct rpl_mem *snap,
 	for (size_t i = 0; i < ARRAY_SIZE(m->page); i++) {
 		if (m->page[i] == snap->page[i])
 			continue;
-		if (changed)
-			changed(ctx, i < ROM_PAGES ? BOARD_ROM_BASE + (uint32_t)(i << PAGE_BITS)
-					: BOARD_SRAM_BASE + (uint32_t)((i - ROM_PAGES) << PAGE_BITS),
-				PAGE_SIZE);
+		/* the page at its address in either map (board_mem_offset) */
+		if (changed && i < ROM_PAGES) {
+			changed(ctx, 0x00000000u + (uint32_t)(i << PAGE_BITS), PAGE_SIZE);
+			changed(ctx, 0x10000000u + (uint32_t)(i << PAGE_BITS), PAGE_SIZE);
+		} else if (changed) {
+			changed(ctx, 0x20000000u + (uint32_t)((i - ROM_PAGES) << PAGE_BITS), PAGE_SIZE);
+			changed(ctx, 0x38000000u + (uint32_t)((i - ROM_PAGES) << PAGE_BITS), PAGE_SIZE);
+		}
 		unref(m, m->page[i]);
 		m->page[i] = snap->page[i];
 		if (m->page[i])
@@ -117,18 +121,21 @@ uint64_t rpl_mem_pool_bytes(const struct rpl_mem *m)
 
 int rpl_mem_valid(uint32_t addr, uint32_t n)
 {
-	return (addr - BOARD_ROM_BASE < BOARD_ROM_SIZE &&
-		n <= BOARD_ROM_SIZE - (addr - BOARD_ROM_BASE)) ||
-	       (addr - BOARD_SRAM_BASE < BOARD_SRAM_SIZE &&
-		n <= BOARD_SRAM_SIZE - (addr - BOARD_SRAM_BASE));
+	return board_mem_offset(addr, n) >= 0;
 }
 
-/* Page index of a valid address. */
-static size_t page_of(uint32_t addr)
+/*
+ * Page index of a valid address, in either board map (board_mem_offset):
+ * ROM at 0x0 or 0x10000000, SRAM at 0x20000000 or 0x38000000.
+ */
+static inline size_t page_of(uint32_t addr)
 {
-	if (addr - BOARD_ROM_BASE < BOARD_ROM_SIZE)
-		return (addr - BOARD_ROM_BASE) >> PAGE_BITS;
-	return ROM_PAGES + ((addr - BOARD_SRAM_BASE) >> PAGE_BITS);
+	switch (addr >> 28) {
+	case 0: return addr >> PAGE_BITS;
+	case 1: return (addr - 0x10000000u) >> PAGE_BITS;
+	case 2: return ROM_PAGES + ((addr - 0x20000000u) >> PAGE_BITS);
+	default: return ROM_PAGES + ((addr - 0x38000000u) >> PAGE_BITS);
+	}
 }
 
 /* The known bits of bytes [off, off + n) of a page, n <= 8: a mask at bit off % 8. */

@@ -255,7 +255,7 @@ static int bus_read(void *ctx, struct isa_cpu *cpu, uint32_t addr, unsigned size
 {
 	struct rpl *r = ctx;
 	int core = isa_cpu_core(cpu);
-	enum board_region reg = board_map(addr, size, 0);
+	enum board_region reg = board_map(&r->bm, addr, size, 0);
 	uint8_t v[4];
 	uint32_t want;
 
@@ -304,7 +304,7 @@ static int bus_write(void *ctx, struct isa_cpu *cpu, uint32_t addr, unsigned siz
 	uint32_t line = r->mf.cache.line;
 	uint8_t b[4];
 
-	switch (board_map(addr, size, 1)) {
+	switch (board_map(&r->bm, addr, size, 1)) {
 	case BOARD_R_MEM:
 		le_bytes(b, val, size);
 		rpl_mem_write(r->mem, addr, b, size);
@@ -330,12 +330,18 @@ static int bus_write(void *ctx, struct isa_cpu *cpu, uint32_t addr, unsigned siz
 	return ISA_BUS_OK;
 }
 
+/* [addr, addr+n) is all in the ROM or all in the SRAM of this recording's board. */
+static int mem_valid(const struct rpl *r, uint32_t addr, uint32_t n)
+{
+	return board_map(&r->bm, addr, n, 0) == BOARD_R_MEM;
+}
+
 static int bus_fetch(void *ctx, uint32_t addr, uint16_t *hw)
 {
 	struct rpl *r = ctx;
 	uint8_t b[2];
 
-	if (!rpl_mem_valid(addr, 2) || rpl_mem_read(r->mem, addr, b, 2, NULL))
+	if (!mem_valid(r, addr, 2) || rpl_mem_read(r->mem, addr, b, 2, NULL))
 		return ISA_BUS_FAULT;
 	*hw = b[0] | b[1] << 8;
 	return ISA_BUS_OK;
@@ -363,7 +369,7 @@ static int bus_bkpt(void *ctx, struct isa_cpu *cpu, unsigned imm)
 		return ISA_BKPT_STOP;
 	case 0x20: /* SYS_EXIT_EXTENDED */
 		r->d.exit_status = 1;
-		if (rpl_mem_valid(arg, 8) && !rpl_mem_read(r->mem, arg, blk, 8, NULL) &&
+		if (mem_valid(r, arg, 8) && !rpl_mem_read(r->mem, arg, blk, 8, NULL) &&
 		    le_value(blk, 4) == 0x20026u)
 			r->d.exit_status = (int)le_value(blk + 4, 4);
 		return ISA_BKPT_STOP;
@@ -422,6 +428,7 @@ struct rpl *rpl_open(const char *dir)
 	if (st_manifest_read(mpath, &r->mf))
 		goto fail;
 	r->ncores = r->mf.ncores;
+	r->bm = board_mem_of(r->mf.model);
 	r->elf_path = join(dir, r->mf.elf);
 	if (isa_elf_load(r->elf_path, NULL, NULL, &r->elf))
 		goto fail;
@@ -447,7 +454,7 @@ struct rpl *rpl_open(const char *dir)
 	for (int i = 0; i < r->ncores; i++) {
 		r->cpu[i] = isa_cpu_new(i, r->mf.model, r->dec, &r->bus);
 		r->in_reset = 1;
-		s = isa_cpu_reset(r->cpu[i], 0);
+		s = isa_cpu_reset(r->cpu[i], r->bm.rom_base);
 		r->in_reset = 0;
 		if (s) {
 			error("%s: cannot reset core %d", r->elf_path, i);
@@ -1096,7 +1103,7 @@ static void notify(struct rpl *r, int core, const struct isa_step *st, uint64_t 
 		a[k].size = x->size;
 		a[k].store = x->store;
 		a[k].kind = x->kind;
-		a[k].cacheable = board_map(x->addr, x->size, x->store) == BOARD_R_MEM;
+		a[k].cacheable = board_map(&r->bm, x->addr, x->size, x->store) == BOARD_R_MEM;
 	}
 	r->obs(r->obs_ctx, core, st, cycle, a, r->nacc);
 }
@@ -1471,9 +1478,14 @@ uint64_t rpl_time_index_bytes(const struct rpl *r, uint64_t *covered)
 	return r->tix ? rpl_tix_bytes(r->tix) : 0;
 }
 
+struct board_mem rpl_board_mem(const struct rpl *r)
+{
+	return r->bm;
+}
+
 int rpl_read_mem(struct rpl *r, uint32_t addr, uint8_t *buf, uint32_t n, uint32_t *unknown)
 {
-	if (!rpl_mem_valid(addr, n))
+	if (!mem_valid(r, addr, n))
 		return -1;
 	if (r->cfw) {
 		/* no value is traced, and the board lets programs write ROM too */

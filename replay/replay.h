@@ -293,6 +293,8 @@ void rpl_interrupt(struct rpl *r);
  */
 void rpl_take_stop_state(struct rpl *to, const struct rpl *from);
 
+/* Where this recording's board has ROM and SRAM (its core model's map). */
+struct board_mem rpl_board_mem(const struct rpl *r);
 /*
  * Memory as the debugger knows it now: 0 all n bytes known, 1 some unknown
  * (*unknown gets the first; those read as 0), -1 outside ROM/SRAM. Control

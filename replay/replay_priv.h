@@ -78,6 +78,7 @@ struct tqueue {
 
 struct rpl {
 	struct st_manifest mf;
+	struct board_mem bm; /* where ROM and SRAM are, from the manifest's core model */
 	char *dir, *cf_path, *lv_path, *elf_path;
 	struct isa_elf elf;
 	int elf_loaded;

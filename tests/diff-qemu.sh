@@ -3,7 +3,7 @@
 # instruction traces as they stream, through FIFOs, with tracecmp.
 #
 # Usage: tests/diff-qemu.sh ELF [CPU]
-#   CPU  m3, m4, m4f, m7 or m0plus, as tests/qemu-trace.sh takes it (default
+#   CPU  m3, m4, m4f, m7, m0plus or m33, as tests/qemu-trace.sh takes it (default
 #        from the name).
 #
 # Prints tracecmp's report, whose last line is
@@ -26,7 +26,7 @@
 #   TRACECMP_ARGS     extra tracecmp options, e.g. "--max-mismatches 20"
 set -u
 
-[ $# -ge 1 ] && [ $# -le 2 ] || { echo "usage: $0 ELF [m3|m4|m4f|m7|m0plus]" >&2; exit 2; }
+[ $# -ge 1 ] && [ $# -le 2 ] || { echo "usage: $0 ELF [m3|m4|m4f|m7|m0plus|m33]" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
 export ELF=$1
 export CPU=${2:-}
@@ -36,6 +36,7 @@ if [ -z "$CPU" ]; then
 	*-m4f-*|fp-*) CPU='m4f' ;;
 	*-m4-*) CPU='m4' ;;
 	*-m0plus-*|v6m-*) CPU='m0plus' ;;
+	*-m33-*|*-m33f-*|v8m-*) CPU='m33' ;;
 	*) CPU='m3' ;;
 	esac
 fi

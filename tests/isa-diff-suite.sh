@@ -5,11 +5,13 @@
 # (Cortex-M7, double precision, on mps2-an500); sourced after
 # lib.sh. One test per model, so each stays well inside a test's time limit.
 #
-# qemu_diff_suite PICK MIN_PROGRAMS MIN_INSNS: every single-core workload
-# build and every single-core ISA corner program whose model (cpu_of) PICK
-# matches (a case pattern: "m3", "m4f", "m3|m4") runs on qemu-system-arm
-# (mps2-an385 for Cortex-M3, mps2-an386 for M4/M4F, mps2-an500 for M7,
-# microbit, a Cortex-M0, for the M0+) and on raptor;
+# qemu_diff_suite PICK MIN_PROGRAMS MIN_INSNS [LIST [NAMES]]: every
+# single-core workload build (those of LIST, default single.list, whose
+# file names match the case pattern NAMES, default all) and every
+# single-core ISA corner program whose model (cpu_of) PICK matches (a case
+# pattern: "m3", "m4f", "m3|m4") runs on qemu-system-arm (mps2-an385 for
+# Cortex-M3, mps2-an386 for M4/M4F, mps2-an500 for M7, microbit, a
+# Cortex-M0, for the M0+, mps2-an505 for the M33) and on raptor;
 # tests/diff-qemu.sh compares the two traces as they stream. At least
 # MIN_PROGRAMS programs and MIN_INSNS instructions (scaled) must be compared.
 # RAPTOR_QEMU_SAMPLE, if set, samples the programs instead of
@@ -17,9 +19,12 @@
 
 # dsp-* programs are Cortex-M4 ones, fp-* Cortex-M4F (hard float, FP
 # registers compared too), fp64-* Cortex-M7 (double precision), v6m-*
-# Cortex-M0+; the workloads say it in their name.
+# Cortex-M0+, v8m-* Cortex-M33 (FP registers compared too); the workloads
+# say it in their name.
 cpu_of() {
 	case ${1##*/} in
+	# first: the M33 builds of the dsp workload are not Cortex-M4 programs
+	v8m-*|*-m33-*|*-m33f-*) echo m33 ;;
 	fp64-*|*-m7-*) echo m7 ;;
 	fp-*|*-m4f-*) echo m4f ;;
 	dsp-*|*-m4-*) echo m4 ;;
@@ -29,15 +34,17 @@ cpu_of() {
 }
 
 qemu_diff_suite() {
-	pick=$1 min_programs=$2 min_insns=$3
+	pick=$1 min_programs=$2 min_insns=$3 list=${4:-$GUEST/single.list} names=${5:-*}
 	RAPTOR_TEST_SAMPLE=${RAPTOR_QEMU_SAMPLE:-${RAPTOR_TEST_SAMPLE:-}}
 
 	test_expect_success 'setup: the list of programs' '
 		{
-			abs_list "$GUEST/single.list" &&
+			abs_list "$list" | while read elf; do
+				eval "case \${elf##*/} in $names) echo \"\$elf\" ;; esac"
+			done &&
 			for t in "$BUILD"/isatest/*.elf; do
 				case $t in
-				*/strex-mc.elf|*/wfi-primask.elf|*/spin-forever.elf) ;;
+				*/strex-mc.elf|*/v8m-mc.elf|*/wfi-primask.elf|*/spin-forever.elf) ;;
 				# QEMU 7.2 runs CBZ/IT on v6-M, the architecture faults
 				*/v6m-cbz-it.elf) ;;
 				*) echo "$t" ;;

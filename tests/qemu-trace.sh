@@ -4,12 +4,15 @@
 #
 # Usage: tests/qemu-trace.sh ELF OUT [CPU]
 #   CPU  m3 (mps2-an385), m4 or m4f (mps2-an386, a Cortex-M4 with FPv4-SP;
-#        m4f also logs s0-s31 and FPSCR), m7 (mps2-an500, a Cortex-M7 with
-#        FPv5-D16, the same memory map; also logs s0-s31 = d0-d15), m0plus (microbit: QEMU has no
+#        m4f, m7 and m33 also log s0-s31 and FPSCR; s0-s31 = d0-d15 on the
+#        m7), m7 (mps2-an500, a Cortex-M7 with FPv5-D16, the same memory
+#        map), m0plus (microbit: QEMU has no
 #        M0+, its nRF51 is a Cortex-M0, the same ARMv6-M core but for CPUID;
 #        256 KiB flash at 0, 16 KiB RAM at 0x20000000); default m7 if the
-#        ELF's name matches *-m7-* or fp64-*, m4f if *-m4f-* or fp-*, m4 if *-m4-*, m0plus if
-#        *-m0plus-* or v6m-*, else m3.
+#        ELF's name matches *-m7-* or fp64-*, m4f if *-m4f-* or fp-*, m4 if
+#        *-m4-*, m0plus if *-m0plus-* or v6m-*, m33 (mps2-an505, which boots
+#        its Cortex-M33 in Secure state from 0x10000000: guest/sdk/m33.ld's
+#        map) if *-m33-*, *-m33f-* or v8m-*, else m3.
 #   OUT  a file or a FIFO; '-' for standard output.
 # The log goes through a FIFO into $BUILD/qemulog, so it never touches disk.
 # The guest's console/semihosting output goes to standard output (standard
@@ -26,7 +29,7 @@
 set -u
 
 usage() {
-	echo "usage: $0 ELF OUT [m3|m4|m4f|m7|m0plus]" >&2
+	echo "usage: $0 ELF OUT [m3|m4|m4f|m7|m0plus|m33]" >&2
 	exit 125
 }
 [ $# -ge 2 ] && [ $# -le 3 ] || usage
@@ -37,6 +40,7 @@ if [ -z "$cpu" ]; then
 	*-m4f-*|fp-*) cpu='m4f' ;;
 	*-m4-*) cpu='m4' ;;
 	*-m0plus-*|v6m-*) cpu='m0plus' ;;
+	*-m33-*|*-m33f-*|v8m-*) cpu='m33' ;;
 	*) cpu='m3' ;;
 	esac
 fi
@@ -46,11 +50,12 @@ m4) machine=mps2-an386 ;;
 m4f) machine=mps2-an386 ;;
 m7) machine=mps2-an500 ;;
 m0plus) machine=microbit ;;
-*) echo "qemu-trace: unknown CPU '$cpu' (m3, m4, m4f, m7 or m0plus)" >&2; exit 125 ;;
+m33) machine=mps2-an505 ;;
+*) echo "qemu-trace: unknown CPU '$cpu' (m3, m4, m4f, m7, m0plus or m33)" >&2; exit 125 ;;
 esac
 # With an FPU, QEMU's -d fpu dump and qemulog --fpu add s0-s31 and FPSCR.
 logitems=exec,cpu,nochain fpu=
-if [ "$cpu" = m4f ] || [ "$cpu" = m7 ]; then
+if [ "$cpu" = m4f ] || [ "$cpu" = m7 ] || [ "$cpu" = m33 ]; then
 	logitems=exec,cpu,fpu,nochain fpu=--fpu
 fi
 [ -r "$elf" ] || { echo "qemu-trace: cannot read ELF '$elf'" >&2; exit 125; }

@@ -1,6 +1,6 @@
 #!/bin/sh
 . "$(dirname "$0")/lib.sh"
-test_description 'ISA corner programs: IT and flags, TBB/TBH, PSP and nested exceptions, unaligned rules, division by zero, DSP, the FP extension (single, and double on the Cortex-M7), the cross-core exclusive monitor, ARMv6-M (Cortex-M0+)'
+test_description 'ISA corner programs: IT and flags, TBB/TBH, PSP and nested exceptions, unaligned rules, division by zero, DSP, the FP extension (single, and double on the Cortex-M7), the cross-core exclusive monitor, ARMv6-M (Cortex-M0+), ARMv8-M mainline (Cortex-M33)'
 
 # Each program checks itself and exits 0; a failed check exits with its
 # number. tests/t0100 also compares the single-core ones with QEMU.
@@ -95,6 +95,58 @@ for t in v6m-fault v6m-scs v6m-random; do
 		grep ' 0 differences' err
 	"
 done
+
+for t in v8m-acqrel v8m-stklim v8m-exc; do
+	test_expect_success "$t passes on a Cortex-M33 (the ELF's build attributes)" "
+		\"\$RAPTOR\" run $I/$t.elf --stats 2>err &&
+		grep '^board: 1 core, Cortex-M33 (m33; the ELF.s build attributes)\$' err
+	"
+done
+
+for seed in 1 2 3 4 5 6 7 8; do
+	test_expect_success "v8m-mc: LDAEX/STLEX contention, STL to a reserved word (2 cores, seed $seed)" "
+		\"\$RAPTOR\" run $I/v8m-mc.elf --cores 2 --seed $seed
+	"
+done
+
+test_expect_success 'v8m-stklim: the simple engine (white-box) gives the same trace, FP registers too' '
+	"$RAPTOR" run $I/v8m-stklim.elf --trace-regs fast &&
+	RAPTOR_SIMPLE_ENGINE=1 "$RAPTOR" run $I/v8m-stklim.elf --trace-regs simple &&
+	test_cmp fast simple &&
+	test $(head -n 1 fast | wc -w) = 51
+'
+
+# secext INSN ENCODING TEXT: a Cortex-M33 program that reaches INSN stops
+# with the unimplemented-instruction error naming core, pc, encoding, text
+secext() {
+	printf "\t.syntax unified\n\t.thumb\n\t.section .vectors,\"a\"\n\t.word 0x38400000\n\t.word reset + 1\n\t.text\n\t.thumb_func\nreset:\n\tnop\n\t%s\n" "$1" >se.S &&
+	arm-none-eabi-gcc -mcpu=cortex-m33 -mthumb -nostdlib -T "$SRC/tests/isa/v8m.ld" se.S -o se.elf &&
+	test_expect_code 125 "$RAPTOR" run se.elf 2>err &&
+	echo "raptor: error: isa: core 0: unimplemented instruction at pc 0x1000000a after 1 instructions: encoding $2 ($3: the Security Extension)" >expect &&
+	test_cmp expect err
+}
+
+test_expect_success 'the Security Extension is not modelled: its instructions stop the run by name' '
+	secext "sg" 0xe97fe97f "sg" &&
+	secext "bxns lr" 0x4774 "bxns lr" &&
+	secext "blxns r3" 0x479c "blxns r3" &&
+	secext "tt r0, r1" 0xe841f000 "tt r0, r1" &&
+	secext "ttat r2, r3" 0xe843f2c0 "ttat r2, r3" &&
+	secext "mrs r0, msp_ns" 0xf3ef8088 "mrs r0, SYSm 0x88" &&
+	secext "msr control_ns, r0" 0xf3808894 "msr SYSm 0x94, r0" &&
+	secext "vlldm r0" 0xec300a00 "vlldm r0"
+'
+
+test_expect_success 'LDAEXD and STLEXD (ARMv8-A only) are UNDEFINED on a Cortex-M33: HardFault' '
+	printf "\t.syntax unified\n\t.thumb\n\t.section .vectors,\"a\"\n\t.word 0x38400000\n\t.word reset + 1\n\t.word 0\n\t.word hf + 1\n\t.text\n\t.thumb_func\nreset:\n\tldr r2, =0x38000000\n\t%s\n\tmovs r0, #0x18\n\tldr r1, =0x20026\n\tbkpt 0xab\n\t.thumb_func\nhf:\n\tmovs r0, #0x18\n\tmovs r1, #0\n\tbkpt 0xab\n" ".inst.w 0xe8d201ff" >ld.S &&
+	arm-none-eabi-gcc -mcpu=cortex-m33 -mthumb -nostdlib -T "$SRC/tests/isa/v8m.ld" ld.S -o ld.elf &&
+	"$RAPTOR" run ld.elf --trace-regs t 2>err;
+	test $? = 1 && test $(wc -l <t) = 5 &&
+	sed "s/ldr r2, =0x38000000/ldr r2, =0x38000000\n\t.inst.w 0xe8c201f3/; s/\.inst\.w 0xe8d201ff//" ld.S >st.S &&
+	arm-none-eabi-gcc -mcpu=cortex-m33 -mthumb -nostdlib -T "$SRC/tests/isa/v8m.ld" st.S -o st.elf &&
+	"$RAPTOR" run st.elf 2>err;
+	test $? = 1
+'
 
 test_expect_success 'v6m-fault: the simple engine (white-box) gives the same trace' '
 	"$RAPTOR" run $I/v6m-fault.elf --trace-regs fast &&

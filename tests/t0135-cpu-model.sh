@@ -11,8 +11,9 @@ test_expect_success 'setup: the program built for every core' '
 	cat >p.c <<-EOF &&
 	#define CPUID (*(volatile unsigned *)0xe000ed00)
 	void reset(void);
+	extern char __isa_stack_top[]; /* the top of SRAM: isa.ld, v8m.ld */
 	__attribute__((section(".vectors"), used)) static void *const vectors[2] = {
-		(void *)0x20400000, reset };
+		__isa_stack_top, reset };
 	void reset(void)
 	{
 		volatile unsigned blk[2];
@@ -28,16 +29,19 @@ test_expect_success 'setup: the program built for every core' '
 	EOF
 	build() {
 		n=$1 && shift &&
-		arm-none-eabi-gcc "$@" -mthumb -O1 -nostdlib -T "$SRC/tests/isa/isa.ld" p.c -o $n.elf
+		arm-none-eabi-gcc "$@" -mthumb -O1 -nostdlib -T "$SRC/tests/isa/$ld.ld" p.c -o $n.elf
 	} &&
+	ld=isa &&
 	build m0plus -mcpu=cortex-m0plus &&
 	build m3 -mcpu=cortex-m3 &&
 	build m4 -mcpu=cortex-m4 &&
 	build m4f -mcpu=cortex-m4 -mfloat-abi=hard -mfpu=fpv4-sp-d16 &&
 	build m4f-softfp -mcpu=cortex-m4 -mfloat-abi=softfp -mfpu=fpv4-sp-d16 &&
 	build m7 -mcpu=cortex-m7 -mfloat-abi=hard -mfpu=fpv5-d16 &&
-	build m33 -mcpu=cortex-m33 -mfloat-abi=hard -mfpu=fpv5-sp-d16 &&
 	build v7a -march=armv7-a &&
+	ld=v8m &&
+	build m33 -mcpu=cortex-m33 -mfloat-abi=hard -mfpu=fpv5-sp-d16 &&
+	build m33-soft -mcpu=cortex-m33+nofp &&
 	arm-none-eabi-objcopy --remove-section .ARM.attributes m4.elf none.elf
 '
 
@@ -91,18 +95,16 @@ test_expect_success 'not a Cortex-M architecture: a warning, then Cortex-M3' '
 	grep "v7a.elf: built for ARMv7-A (\"7-A\"), not for a Cortex-M; running it on a Cortex-M3 (--cpu chooses)" err
 '
 
-# not_yet NAME WHAT SUGGESTION: NAME.elf is refused, saying what it was built for
-not_yet() {
-	test_expect_code 125 "$RAPTOR" run $1.elf 2>err &&
-	echo "raptor: error: $1.elf: built for $2, which this raptor does not run yet (it runs m3, m4, m4f, m7, m0plus; $3)" >expect &&
-	test_cmp expect err &&
-	test_expect_code 125 "$RAPTOR" record $1.elf -o rec.$1 2>err &&
-	grep "$1.elf: built for $2, which this raptor does not run yet" err &&
-	! test -e rec.$1
-}
-
-test_expect_success 'ELFs built for cores that do not run yet are refused by name' '
-	not_yet m33 "Cortex-M33 (v8-M mainline, DSP, FPv5-SP)" "--force-cpu m7 runs it on a Cortex-M7 anyway"
+test_expect_success 'an ELF built for a Cortex-M33 runs on a Cortex-M33 (CPUID part 0xd21), on the an505 map' '
+	test_expect_code 33 "$RAPTOR" run m33.elf --stats 2>err &&
+	grep "^board: 1 core, Cortex-M33 (m33; the ELF.s build attributes)\$" err &&
+	! grep warning err &&
+	test_expect_code 125 "$RAPTOR" run m33-soft.elf --cpu m3 2>err &&
+	grep "error: --cpu m3: m33-soft.elf was built for Cortex-M33 (v8-M mainline, DSP), and a Cortex-M3 cannot run all of it: it has no ARMv8-M instructions" err &&
+	test_expect_code 33 "$RAPTOR" run m33-soft.elf --stats 2>err &&
+	grep "^board: 1 core, Cortex-M33 (m33; the ELF.s build attributes)\$" err &&
+	test_expect_code 125 "$RAPTOR" run m3.elf --cpu m33 2>err &&
+	grep "error: m3.elf: the board of a Cortex-M33 has 4 MiB of ROM at 0x10000000 and 4 MiB of SRAM at 0x38000000" err
 '
 
 test_expect_success '--cpu larger than the ELF needs, same architecture: silent' '
@@ -137,9 +139,7 @@ test_expect_success '--force-cpu runs it anyway, with a warning' '
 	grep "^raptor: warning: m4.elf: built for Cortex-M4 (v7E-M); running it on a Cortex-M3 as --force-cpu says, though it has no DSP extension (those instructions fault)\$" err &&
 	grep "^board: 1 core, Cortex-M3 (m3; --force-cpu)\$" err &&
 	test_expect_code 36 "$RAPTOR" run m4f.elf --force-cpu m4 2>err &&
-	grep "m4f.elf: built for Cortex-M4F (v7E-M, FPv4-SP); running it on a Cortex-M4 as --force-cpu says, though it has no FPU" err &&
-	test_expect_code 2 "$RAPTOR" run m4.elf --force-cpu m33 2>err &&
-	grep -- "--cpu m33: Cortex-M33 is not implemented yet (m3, m4, m4f, m7, m0plus are)" err
+	grep "m4f.elf: built for Cortex-M4F (v7E-M, FPv4-SP); running it on a Cortex-M4 as --force-cpu says, though it has no FPU" err
 '
 
 test_expect_success 'a damaged attributes section: a warning, and the default' '

@@ -513,8 +513,6 @@ static void test_refused(void)
 		"[recording] tool = '': empty");
 	refused("bad model", edited("model = m3", "model = m9"),
 		"[program] model = 'm9': not a core model (one of m3, m4, m4f, m7, m33, m0plus)");
-	refused("a model not run yet", edited("model = m3", "model = m33"),
-		"[program] model = 'm33': a core model this raptor does not run yet");
 	refused("file name with a /", edited("file = cf.bin", "file = ../cf.bin"),
 		"[cf] file = '../cf.bin': a file name in the recording directory has no '/'");
 	refused("file name ..", edited("file = lv.bin", "file = .."),
