@@ -814,17 +814,16 @@ static uint32_t scs_word(struct isa_cpu *c, uint32_t a)
 		case 0xe000ef34: return c->s.fpccr;
 		case 0xe000ef38: return c->s.fpcar;
 		case 0xe000ef3c: return c->s.fpdscr;
-		/* MVFR0-2, as QEMU's cortex-m4 and cortex-m7 (FPv5-D16) */
+		/* MVFR0-2, as QEMU's cortex-m4, cortex-m7 (FPv5-D16) and cortex-m33 */
 		case 0xe000ef40: return has_dp(c) ? 0x10110221u : 0x10110021u;
 		case 0xe000ef44: return has_dp(c) ? 0x12000011u : 0x11000011u;
-		case 0xe000ef48: return has_dp(c) ? 0x00000040u : 0;
+		/* MVFR2: VRINT, VSEL, VMAXNM, ... (FPv5) */
+		case 0xe000ef48: return has_dp(c) || c->model == ISA_CORTEX_M33 ? 0x00000040u : 0;
 		}
 	}
 	if (c->model == ISA_CORTEX_M33) {
 		if (a >= 0xe000ed40 && a <= 0xe000ed7c)
 			return m33_id[(a - 0xe000ed40) / 4];
-		if (a == 0xe000ef48)
-			return 0x00000040u; /* MVFR2: VRINT, VSEL, VMAXNM, ... (FPv5) */
 	}
 	if (a >= 0xe000e400 && a < 0xe000e400 + ISA_NIRQ)
 		return bytes_word(&s->nvic_prio[a - 0xe000e400]);
