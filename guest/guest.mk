@@ -90,11 +90,9 @@ GUEST_M7_MULTI_ELFS := $(foreach n,$(GUEST_M7_MULTI),$(GUEST_OUT)/$(n)-m7-O2.elf
 GUEST_M33_OPTS := O0 O2 Os
 GUEST_M33_ELFS := $(foreach n,$(GUEST_SINGLE),$(foreach o,$(GUEST_M33_OPTS),\
 	$(GUEST_OUT)/$(n)-m33-$(o).elf))
-# Hard-float M33 builds (FPv5-SP) of the workloads that use FP and that GCC
-# compiles without FPv5-only instructions, at O2, in m33.list too:
-# NAME-m33f-O2.elf. fpmath is left out: GCC uses VSEL there (FPv5), which
-# the ISS decodes on the double-precision Cortex-M7 only so far.
-GUEST_M33F := fft printf
+# Hard-float M33 builds (FPv5-SP) of the workloads that use FP, at O2, in
+# m33.list too: NAME-m33f-O2.elf (fpmath's use VSEL, an FPv5 instruction).
+GUEST_M33F := fft printf fpmath
 GUEST_M33_ELFS += $(GUEST_M33F:%=$(GUEST_OUT)/%-m33f-O2.elf)
 GUEST_M33_MULTI_OPT := O2
 GUEST_M33_MULTI_ELFS := $(foreach n,$(GUEST_MULTI),$(GUEST_OUT)/$(n)-m33-$(GUEST_M33_MULTI_OPT).elf)

@@ -96,10 +96,23 @@ static uint64_t dneg(uint64_t v)
 	return v ^ 0x8000000000000000ull;
 }
 
-/* FPv5: double precision (M7) and the ARMv8 additions */
+/* FPv5-D16: double precision (M7) */
 static int has_dp(const struct isa_cpu *c)
 {
 	return isa_model_info(c->model)->fpu == ISA_FPU_DP;
+}
+
+/* FPv5, single or double: the ARMv8 additions (VRINT, VSEL, VMAXNM, VCVTA...) */
+static int model_fpv5(enum isa_model model)
+{
+	const struct isa_model_info *mi = isa_model_info(model);
+
+	return mi->fpu == ISA_FPU_DP || (mi->fpu == ISA_FPU_SP && mi->arch == ISA_ARCH_V8MML);
+}
+
+static int has_fpv5(const struct isa_cpu *c)
+{
+	return model_fpv5(c->model);
 }
 
 /* Dn as the pair S(2n), S(2n+1), low word first */
@@ -470,19 +483,19 @@ static int dp(struct isa_cpu *c, const struct isa_insn *in)
 			c->s.fpscr = (c->s.fpscr & 0x0fffffffu) | t << 28;
 			break;
 		case 0x6: /* VRINTR (bit7 0: FPSCR rounding) / VRINTZ; no IXC */
-			if (!has_dp(c))
+			if (!has_fpv5(c))
 				return unimpl(c, in);
 			f[sd] = sf32_rint(&env_, m, bit7 ? SF_RZ : (enum sf_round)env_.rmode, 0);
 			break;
 		case 0x7:
-			if (!has_dp(c))
-				return unimpl(c, in);
 			if (!bit7) { /* VRINTX: FPSCR rounding, IXC */
+				if (!has_fpv5(c))
+					return unimpl(c, in);
 				f[sd] = sf32_rint(&env_, m, (enum sf_round)env_.rmode, 1);
 				break;
 			}
 			/* VCVT.F64.F32 Dd, Sm */
-			if (hw1 >> 6 & 1)
+			if (!has_dp(c) || (hw1 >> 6 & 1))
 				return unimpl(c, in);
 			set_dreg(c, hw2 >> 12, sf32_to_f64(&env_, m));
 			break;
@@ -540,6 +553,8 @@ static int v8(struct isa_cpu *c, const struct isa_insn *in)
 	uint32_t *f = c->s.fpr;
 	int r;
 
+	if (dbl && !has_dp(c))
+		return unimpl(c, in); /* FPv5-SP (M33): single precision only */
 	if (!(hw1 & 0x80)) {
 		/* VSEL<cc>: Dd := cc ? Dn : Dm, cc of EQ VS GE GT; no FP flags */
 		unsigned cc = hw1 >> 4 & 3, cond = cc << 2 | ((cc >> 1) ^ (cc & 1)) << 1;
@@ -615,7 +630,7 @@ int isa_is_vfp(enum isa_model model, uint32_t raw, unsigned size)
 		return 0;
 	/* FPv5's unconditional space only where the FPU has it */
 	if ((hw1 & 0xff00) == 0xfe00 && !(hw2 & 0x10))
-		return isa_model_info(model)->fpu == ISA_FPU_DP;
+		return model_fpv5(model);
 	return (hw1 & 0xfe00) == 0xec00 || (hw1 & 0xff00) == 0xee00;
 }
 
