@@ -195,11 +195,11 @@ test_expect_success 'the FP ISA programs take m4f from their ELF; --cpu m4f give
 	cmp exc.attr/truth.gz exc.cpu/truth.gz
 '
 
-test_expect_success 'multicore hard float: the m4f builds at 2 and 4 cores run to status 0 and verify, FP registers too' '
-	while read e; do for n in 2 4; do echo "$e $n"; done; done <multi >mjobs &&
+test_expect_success 'multicore hard float: the m4f builds at 1, 2, 4 and 8 cores run to status 0 and verify, FP registers too' '
+	while read e; do for n in 1 2 4 8; do echo "$e $n"; done; done <multi >mjobs &&
 	test_sample mjobs &&
 	run_jobs mjobs &&
-	test $(wc -l <mjobs.results) -ge $(test_scaled 14) &&
+	test $(wc -l <mjobs.results) -ge $(test_scaled 28) &&
 	summed mjobs.results "multicore" &&
 	# one reset F record per core at least
 	awk "\$4 < \$NF { print \"fewer F records than cores: \" \$0; bad = 1 } END { exit bad }" mjobs.results
