@@ -70,7 +70,9 @@ void rpl_memory_use(const struct rpl *r, struct rpl_memory_use *u)
 /*
  * The store's share of the budget, as the other structures and the rest of
  * the process have grown; this replay's holdings published. A process over
- * its budgets hands the allocator's free pages back first.
+ * its budgets whose rest has grown past an eighth of them hands the
+ * allocator's free pages back first (malloc_trim walks the heap: not at
+ * every checkpoint; the bound holds without it, the store is only smaller).
  */
 static void share_memory(struct rpl *r)
 {
@@ -81,7 +83,7 @@ static void share_memory(struct rpl *r)
 	now = rpl_ckstore_bytes(r->ck) + u.time_index + u.initial + u.live + u.walk;
 	proc_held += now - r->held; /* (modulo 2^64: a drop is a wrapped sum) */
 	r->held = now;
-	if (u.resident > proc_budget) {
+	if (u.resident > proc_budget && u.rest > r->memory / 8) {
 		heap_trim();
 		rpl_memory_use(r, &u);
 	}
