@@ -423,13 +423,16 @@ int board_step(struct board *b, int *status)
 	struct isa_cpu *cpu;
 	char line[(18 + ISA_NFPREGS) * 9];
 	size_t len = 0;
-	int i = board_sched_pick(&b->sched), obs = b->have_obs && b->obs.on_step;
+	int i = board_sched_pick(&b->sched), obs = b->have_obs && b->obs.on_step, k;
 	uint32_t pc;
 
 	cpu = b->cpu[i];
 	if (b->trace)
 		len = format_regs(cpu, line);
-	if (isa_cpu_step_plain(cpu, &pc, obs ? &st : NULL)) {
+	k = isa_cpu_step_plain(cpu, &pc, obs ? &st : NULL);
+	if (k < 0)
+		return -1;
+	if (k) {
 		/* a plain instruction (the block engine): its cost is 1 plus the jitter */
 		uint64_t cost = 1 + board_sched_jitter(&b->sched);
 

@@ -376,8 +376,9 @@ int isa_cpu_step_plain(struct isa_cpu *c, uint32_t *pcp, struct isa_step *out)
 	in_it = in_it_block(c);
 	cond = in_it ? c->s.it >> 4 : in->cond;
 	pass = cond >= 14 || cond_pass(c->s.apsr, cond);
-	if (pass)
-		(void)in->fn(c, in); /* plain: EX_OK (isa_insn_plain) */
+	if (pass && in->fn(c, in) != EX_OK)
+		return error("isa: core %d: internal error: the plain instruction 0x%08x at pc "
+			     "0x%08x did not retire (isa_insn_plain)", c->core, in->raw, pc);
 	if (in->fn != isa_exec_it)
 		it_advance(c);
 	c->s.r[15] = c->next_pc;

@@ -177,7 +177,8 @@ int isa_cpu_step(struct isa_cpu *cpu, struct isa_step *out) MUST_CHECK;
  * NULL, what isa_cpu_step would have said of it (ev ISA_EV_INSN, cf
  * ISA_CF_NONE, nothing taken, faulted or returned). Otherwise change
  * nothing and return 0: isa_cpu_step takes that step. Always 0 under
- * RAPTOR_SIMPLE_ENGINE.
+ * RAPTOR_SIMPLE_ENGINE. -1 (reported) if a handler marked plain did not
+ * retire: a bug in isa_insn_plain's list, never a guest's doing.
  */
 int isa_cpu_step_plain(struct isa_cpu *cpu, uint32_t *pc, struct isa_step *out);
 

@@ -1342,7 +1342,7 @@ static int run_fast(struct rpl *r, uint64_t to)
 	struct rpl_summary *osum;
 	uint64_t end = UINT64_MAX, before, cost;
 	uint32_t pc = 0;
-	int i, k, plain = 0;
+	int i, k, plain = 0, p;
 
 	if (r->d.have_end) {
 		end = 0;
@@ -1352,9 +1352,16 @@ static int run_fast(struct rpl *r, uint64_t to)
 	while (r->d.position < to) {
 		i = board_sched_pick(sc);
 		/* (past the end, and at a core's end, step_once reports what is wrong) */
-		if (r->d.ended || r->d.position >= end || r->d.position >= r->next_ckpt ||
-		    (r->d.have_end && r->d.insns[i] >= r->d.budget[i]) ||
-		    !isa_cpu_step_plain(r->cpu[i], &pc, st)) {
+		p = 0;
+		if (!r->d.ended && r->d.position < end && r->d.position < r->next_ckpt &&
+		    (!r->d.have_end || r->d.insns[i] < r->d.budget[i]))
+			p = isa_cpu_step_plain(r->cpu[i], &pc, st);
+		if (p < 0) {
+			r->failed = 1;
+			r->good_steps = r->d.steps;
+			return -1;
+		}
+		if (!p) {
 			plain = 0;
 			before = r->d.steps;
 			k = step_once(r);
