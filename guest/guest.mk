@@ -11,7 +11,7 @@
 # are also built with clang (GUEST_CLANG) for the M4F and M7:
 #   $(BUILD)/guest/NAME-m4f-clang-OPT.elf, NAME-m7-clang-OPT.elf
 # Lists, one ELF path per line: single.list, multi.list, multi-sc.list,
-# multi-m4f.list, multi-m7.list, m33.list, multi-m33.list.
+# multi-m4f.list, multi-m7.list, m33.list, multi-m33.list, m0plus.list.
 # The long multicore workloads (GUEST_LONG, ~10^8 instructions, for the
 # replay benchmarks) are built the same ways but kept out of those lists,
 # which the tests run: they have their own, long.list and long-sc.list.
@@ -26,10 +26,13 @@ GUEST_MULTI   := reduction ring radix lu nbody racy systick
 GUEST_LONG    := soak
 GUEST_SDK     := crt0 board syscalls
 # The memory map: raptor.ld (QEMU mps2-an385's), m33.ld for the Cortex-M33
-# (mps2-an505's Secure aliases); both take their sections from sections.ld.
+# (mps2-an505's Secure aliases), m0plus.ld for the Cortex-M0+ (the
+# microbit's 256 KiB flash and 16 KiB RAM); all take their sections from
+# sections.ld.
 GUEST_LDS     := guest/sdk/raptor.ld
 GUEST_LDS_m33 := guest/sdk/m33.ld
 GUEST_LDS_m33f := guest/sdk/m33.ld
+GUEST_LDS_m0plus := guest/sdk/m0plus.ld
 guest_lds = $(or $(GUEST_LDS_$(1)),$(GUEST_LDS))
 
 GUEST_WARN    := -Wall -Wextra
@@ -37,6 +40,7 @@ GUEST_ARCH_m3 := -mcpu=cortex-m3 -mthumb -mfloat-abi=soft
 GUEST_ARCH_m4 := -mcpu=cortex-m4 -mthumb -mfloat-abi=soft
 GUEST_ARCH_m4f := -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16
 GUEST_ARCH_m7 := -mcpu=cortex-m7 -mthumb -mfloat-abi=hard -mfpu=fpv5-d16
+GUEST_ARCH_m0plus := -mcpu=cortex-m0plus -mthumb -mfloat-abi=soft
 # Cortex-M33 (ARMv8-M mainline with DSP) built soft-float, and hard-float
 # (FPv5-SP) for the workloads GCC compiles without FPv5-only instructions.
 GUEST_ARCH_m33 := -mcpu=cortex-m33+nofp -mthumb -mfloat-abi=soft
@@ -132,6 +136,16 @@ GUEST_CLANG_ELFS  := $(foreach n,$(GUEST_CLANG_M4F),$(foreach o,$(GUEST_CLANG_OP
 	$(GUEST_OUT)/$(n)-m4f-clang-$(o).elf)) $(foreach n,$(GUEST_CLANG_M7),\
 	$(foreach o,$(GUEST_CLANG_OPTS),$(GUEST_OUT)/$(n)-m7-clang-$(o).elf))
 GUEST_SINGLE_ELFS += $(GUEST_CLANG_ELFS)
+# Cortex-M0+ (ARMv6-M) builds, NAME-m0plus-OPT.elf, in m0plus.list (t0103
+# compares them with QEMU's microbit, a Cortex-M0): the single-core
+# workloads whose code and data fit m0plus.ld's 256 KiB and 16 KiB and use
+# nothing ARMv6-M lacks (not irq: Thumb-2 asm, BASEPRI, UsageFault; bitops, dsp: CLZ, RBIT,
+# SSAT; matmul: .bss is too big), at three levels, and fpmath (all soft
+# float there: 9M instructions a build) at O2 only.
+GUEST_M0PLUS      := crc32 sha256 qsort dijkstra bitcount stringsearch fft printf
+GUEST_M0PLUS_OPTS := O0 O2 Os
+GUEST_M0PLUS_ELFS := $(foreach n,$(GUEST_M0PLUS),$(foreach o,$(GUEST_M0PLUS_OPTS),\
+	$(GUEST_OUT)/$(n)-m0plus-$(o).elf)) $(GUEST_OUT)/fpmath-m0plus-O2.elf
 GUEST_MULTI_ELFS  := $(call guest_elfs,$(GUEST_MULTI),$(GUEST_OUT))
 GUEST_MULTI_SC_ELFS := $(call guest_elfs,$(GUEST_MULTI),$(GUEST_OUT)/sc)
 GUEST_LONG_ELFS   := $(call guest_elfs,$(GUEST_LONG),$(GUEST_OUT))
@@ -200,6 +214,9 @@ $(foreach n,$(GUEST_CLANG_M4F),$(foreach o,$(GUEST_CLANG_OPTS),$(eval $(call GUE
 	$(GUEST_OUT)/$(n)-m4f-clang-$(o).elf,$(n),m4f-clang,$(o),sc))))
 $(foreach n,$(GUEST_CLANG_M7),$(foreach o,$(GUEST_CLANG_OPTS),$(eval $(call GUEST_ELF_RULE,\
 	$(GUEST_OUT)/$(n)-m7-clang-$(o).elf,$(n),m7-clang,$(o),sc))))
+$(foreach o,$(GUEST_M0PLUS_OPTS),$(eval $(call GUEST_CONFIG_RULES,m0plus,$(o),sc)))
+$(foreach n,$(GUEST_M0PLUS) fpmath,$(foreach o,$(GUEST_M0PLUS_OPTS),$(eval $(call GUEST_ELF_RULE,\
+	$(GUEST_OUT)/$(n)-m0plus-$(o).elf,$(n),m0plus,$(o),sc))))
 $(foreach n,$(GUEST_SINGLE),$(foreach c,$(GUEST_CPUS),$(foreach o,$(GUEST_OPTS),\
 	$(eval $(call GUEST_ELF_RULE,$(GUEST_OUT)/$(n)-$(c)-$(o).elf,$(n),$(c),$(o),sc)))))
 $(foreach n,$(GUEST_MULTI) $(GUEST_LONG),$(foreach c,$(GUEST_CPUS),$(foreach o,$(GUEST_OPTS),\
@@ -223,6 +240,8 @@ $(GUEST_OUT)/m33.list: $(GUEST_M33_ELFS)
 	@printf '%s\n' $^ > $@
 $(GUEST_OUT)/multi-m33.list: $(GUEST_M33_MULTI_ELFS)
 	@printf '%s\n' $^ > $@
+$(GUEST_OUT)/m0plus.list: $(GUEST_M0PLUS_ELFS)
+	@printf '%s\n' $^ > $@
 $(GUEST_OUT)/long.list: $(GUEST_LONG_ELFS)
 	@printf '%s\n' $^ > $@
 $(GUEST_OUT)/long-sc.list: $(GUEST_LONG_SC_ELFS)
@@ -231,7 +250,8 @@ $(GUEST_OUT)/long-sc.list: $(GUEST_LONG_SC_ELFS)
 .PHONY: guest guest-check guest-count
 guest: $(GUEST_OUT)/single.list $(GUEST_OUT)/multi.list $(GUEST_OUT)/multi-sc.list \
 	$(GUEST_OUT)/multi-m4f.list $(GUEST_OUT)/multi-m7.list $(GUEST_OUT)/long.list \
-	$(GUEST_OUT)/long-sc.list $(GUEST_OUT)/m33.list $(GUEST_OUT)/multi-m33.list
+	$(GUEST_OUT)/long-sc.list $(GUEST_OUT)/m33.list $(GUEST_OUT)/multi-m33.list \
+	$(GUEST_OUT)/m0plus.list
 
 # Run every single-core ELF (and the single-core multicore builds) on QEMU.
 guest-check: guest
