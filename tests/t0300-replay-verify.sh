@@ -53,6 +53,13 @@ test_expect_success 'the whole suite: multicore at 1, 2, 4, 8 cores, single-core
 	verify_jobs jobs "runs, 0 differences"
 '
 
+test_expect_success 'the Cortex-M0+ builds (m0plus.list, ARMv6-M) at 1 core' '
+	abs_list "$GUEST/m0plus.list" | while read e; do echo "$e 1"; done >m0jobs &&
+	test $(wc -l <m0jobs) -ge 25 &&
+	test_sample m0jobs &&
+	verify_jobs m0jobs "M0+ runs, 0 differences"
+'
+
 test_expect_success 'every configuration: predictors, sharing, encodings, timing, caches, chunks' '
 	for e in reduction-m3-O2 racy-m4-O2 systick-m3-O2 lu-m3-Os; do
 		for cfg in "--cf small" "--cf medium" "--cf S0" "--cf B4 --share-predictors" \

@@ -54,6 +54,39 @@ void uart_puts(const char *s)
 		uart_putc(*s++);
 }
 
+#if defined(__ARM_ARCH_6M__)
+/*
+ * ARMv6-M has no LDREX/STREX. Its builds are single-core (crt0.c refuses
+ * the others), where masking interrupts makes a read-modify-write atomic:
+ * against handlers, the only other code that can run. PRIMASK is restored,
+ * not cleared, so these nest inside an irq_disable() section.
+ */
+int spin_trylock(spinlock_t *l)
+{
+	uint32_t primask = get_primask();
+	int got;
+
+	irq_disable();
+	got = l->locked == 0;
+	if (got)
+		l->locked = 1;
+	set_primask(primask);
+	dmb(); /* acquire, as below */
+	return got;
+}
+
+uint32_t atomic_add_u32(volatile uint32_t *p, uint32_t v)
+{
+	uint32_t primask = get_primask();
+	uint32_t val;
+
+	irq_disable();
+	val = *p + v;
+	*p = val;
+	set_primask(primask);
+	return val;
+}
+#else
 int spin_trylock(spinlock_t *l)
 {
 	uint32_t busy;
@@ -76,6 +109,7 @@ int spin_trylock(spinlock_t *l)
 	dmb(); /* acquire: nothing in the critical section moves above here */
 	return 1;
 }
+#endif
 
 void spin_lock(spinlock_t *l)
 {
@@ -95,6 +129,7 @@ void spin_unlock(spinlock_t *l)
 	sev();
 }
 
+#if !defined(__ARM_ARCH_6M__)
 uint32_t atomic_add_u32(volatile uint32_t *p, uint32_t v)
 {
 	uint32_t val, fail;
@@ -110,6 +145,7 @@ uint32_t atomic_add_u32(volatile uint32_t *p, uint32_t v)
 			 : "cc", "memory");
 	return val;
 }
+#endif
 
 void barrier_wait(struct barrier *b)
 {

@@ -219,7 +219,9 @@ typedef struct {
 } spinlock_t;
 #define SPINLOCK_INIT {0}
 
-/* LDREX/STREX acquire with DMB after; waiters sleep in WFE. */
+/* LDREX/STREX acquire with DMB after; waiters sleep in WFE. On ARMv6-M
+ * (no exclusives; its builds are single-core) the read-modify-write runs
+ * with interrupts masked (PRIMASK saved and restored), here and below. */
 void spin_lock(spinlock_t *l);
 /* 1 if taken, 0 if busy; never waits. */
 int spin_trylock(spinlock_t *l);

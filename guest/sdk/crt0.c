@@ -136,6 +136,27 @@ __attribute__((section(".vectors"), used)) const vector_t raptor_vectors[16 + BO
  * Naked: no stack may be touched before SP is this core's. Core i's stack
  * top is __stack_top - i * BOARD_CORE_STACK (16 KiB = 1 << 14).
  */
+#if defined(__ARM_ARCH_6M__)
+/*
+ * ARMv6-M (the Cortex-M0+ builds, m0plus.ld) has no MOVW/MOVT and no
+ * shifted-register SUB, and no LDREX/STREX for the SDK's locks: its builds
+ * are single-core, so SP is __stack_top. The literals follow the code
+ * (.ltorg), and BX reaches crt0_start wherever it is linked (a 16-bit B
+ * reaches +-2 KiB only).
+ */
+#if !RAPTOR_SINGLE_CORE
+#error "ARMv6-M builds are single-core only (-DRAPTOR_SINGLE_CORE=1)"
+#endif
+__attribute__((naked, noreturn)) void Reset_Handler(void)
+{
+	__asm__ volatile("ldr     r1, =__stack_top\n\t"
+			 "mov     sp, r1\n\t"
+			 "movs    r0, #0\n\t"
+			 "ldr     r1, =crt0_start\n\t"
+			 "bx      r1\n\t"
+			 ".ltorg");
+}
+#else
 __attribute__((naked, noreturn)) void Reset_Handler(void)
 {
 	__asm__ volatile(
@@ -162,6 +183,7 @@ __attribute__((naked, noreturn)) void Reset_Handler(void)
 #endif
 		"b       crt0_start\n\t");
 }
+#endif
 
 /* Core 0's share of start-up: the C runtime's memory image. */
 static void init_memory(void)
