@@ -6,8 +6,10 @@ test_require qemu-system-arm "$BUILD/qemulog" "$BUILD/tracecmp" "$RAPTOR"
 
 . "$SRC/tests/isa-diff-suite.sh"
 
-# 3 corner programs and 25 workload builds (m0plus.ld's microbit map),
-# 28.6M instructions in all, fpmath-m0plus-O2 (soft float) a third of them.
-qemu_diff_suite "m0plus" 28 25000000 "$GUEST/m0plus.list"
+# 3 corner programs and the 9 O2 workload builds of m0plus.list
+# (m0plus.ld's microbit map): 14M instructions, fpmath-m0plus-O2 (soft
+# float) 9M of them. The O0 and Os builds (14.6M more, identical to QEMU
+# when this was written) are left to the hand: they would double the time.
+qemu_diff_suite "m0plus" 12 13000000 "$GUEST/m0plus.list" "*-O2.elf"
 
 test_done
