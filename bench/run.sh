@@ -31,6 +31,16 @@ start=$(date +%s) load0=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo
 	bench/iss-speed.sh "$build" <"$build/guest/single.list"
 	echo
+	echo "## ISS speed per core model"
+	echo
+	echo "The same measure on a few O2 builds of each core model, QEMU on the board"
+	echo "each runs on in the differential tests: mps2-an385 (M3), mps2-an386 (M4,"
+	echo "M4F), mps2-an500 (M7), mps2-an505 (M33, its own memory map) and microbit"
+	echo "(a Cortex-M0 for the M0+). The M33 builds are soft float but fpmath's"
+	echo "(m33f: FPv5-SP), the M0+ ones soft float."
+	echo
+	bench/iss-speed.sh "$build" < <(bench/profiles.sh "$build")
+	echo
 	echo "## Replay speed beside run, record and QEMU"
 	echo
 	echo "Each workload's -O0 build (the longest runs), single-core ones at 1 core"
