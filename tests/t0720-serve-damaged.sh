@@ -261,6 +261,7 @@ test_expect_success 'streams cut short: refused up front, or (bits edited) an er
 			done
 		done
 	done >trunc &&
+	test_sample trunc &&
 	campaign trunc
 '
 
@@ -278,6 +279,7 @@ test_expect_success 'bit flips: 8 seeded bits per stream' '
 		done
 	done >flips &&
 	test $(wc -l <flips) = 32 &&
+	test_sample flips &&
 	campaign flips
 '
 
