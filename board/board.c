@@ -433,11 +433,8 @@ int board_step(struct board *b, int *status)
 	if (k < 0)
 		return -1;
 	if (k) {
-		/* a plain instruction (the block engine): its cost is 1 plus the jitter */
-		uint64_t cost = 1 + board_sched_jitter(&b->sched);
-
-		b->sched.cycles[i] += cost;
-		isa_cpu_tick(cpu, cost);
+		/* a plain instruction (the block engine) */
+		board_sched_retire_plain(&b->sched, i);
 		b->insns++;
 		if (b->trace)
 			fwrite(line, 1, len, b->trace);

@@ -99,6 +99,19 @@ static inline unsigned board_sched_jitter(struct board_sched *s)
 	return 1 + (unsigned)((r >> 6) % s->cfg.jitter);
 }
 
+/*
+ * board_sched_retire for a plain instruction (isa_cpu_step_plain): no
+ * branch, no data access, so 1 cycle plus the jitter. Returns its cost.
+ */
+static inline uint64_t board_sched_retire_plain(struct board_sched *s, int core)
+{
+	uint64_t cost = 1 + board_sched_jitter(s);
+
+	s->cycles[core] += cost;
+	isa_cpu_tick(s->cpu[core], cost);
+	return cost;
+}
+
 /* board_sched_retire for everything but an ordinary instruction. */
 void board_sched_retire_other(struct board_sched *s, int core, const struct isa_step *st);
 

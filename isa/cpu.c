@@ -350,25 +350,37 @@ static int step_general(struct isa_cpu *c, struct isa_step *out)
 	return 0;
 }
 
-int isa_cpu_step_plain(struct isa_cpu *c, uint32_t *pcp, struct isa_step *out)
+/*
+ * The instruction at pc from the decode cache, when isa_cpu_step's fast path
+ * may run it: a core awake, not locked up, in Thumb state, with no fault
+ * and no exception pending (not even one that could not preempt: one OR of
+ * the pending words). NULL otherwise, or on a cache miss.
+ */
+static inline const struct isa_insn *fast_insn(const struct isa_cpu *c, uint32_t pc)
 {
-	const struct isa_insn *in;
-	struct isa_insn *pg;
-	uint32_t pc = c->s.r[15];
-	unsigned cond;
-	int in_it, pass;
+	const struct isa_insn *pg, *in;
 
 	if (__builtin_expect(c->dec->simple | c->s.lockup | c->s.pend_fault | c->s.sleeping |
 				 c->s.tbit_clear,
 			     0) ||
 	    (c->s.scs.sys_pending | (c->s.scs.nvic_pending & c->s.scs.nvic_enable)))
-		return 0;
+		return NULL;
 	pg = c->dec->pages[pc >> DC_PAGE_BITS];
 	if (__builtin_expect(!pg, 0))
-		return 0;
+		return NULL;
 	in = &pg[(pc & ((1u << DC_PAGE_BITS) - 1)) >> 1];
-	if (!in->plain)
-		return 0; /* (not decoded yet: plain is 0 too) */
+	return in->fn ? in : NULL;
+}
+
+int isa_cpu_step_plain(struct isa_cpu *c, uint32_t *pcp, struct isa_step *out)
+{
+	uint32_t pc = c->s.r[15];
+	const struct isa_insn *in = fast_insn(c, pc);
+	unsigned cond;
+	int in_it, pass;
+
+	if (!in || !in->plain)
+		return 0;
 	c->dec->lookups++;
 	c->dec->fast++;
 	c->pc = pc;
@@ -406,22 +418,12 @@ int isa_cpu_step_plain(struct isa_cpu *c, uint32_t *pcp, struct isa_step *out)
  */
 int isa_cpu_step(struct isa_cpu *c, struct isa_step *out)
 {
-	const struct isa_insn *in;
-	struct isa_insn *pg;
 	uint32_t pc = c->s.r[15];
+	const struct isa_insn *in = fast_insn(c, pc);
 	unsigned cond;
 	int r;
 
-	if (__builtin_expect(c->dec->simple | c->s.lockup | c->s.pend_fault | c->s.sleeping |
-				 c->s.tbit_clear,
-			     0) ||
-	    (c->s.scs.sys_pending | (c->s.scs.nvic_pending & c->s.scs.nvic_enable)))
-		return step_general(c, out);
-	pg = c->dec->pages[pc >> DC_PAGE_BITS];
-	if (__builtin_expect(!pg, 0))
-		return step_general(c, out);
-	in = &pg[(pc & ((1u << DC_PAGE_BITS) - 1)) >> 1];
-	if (__builtin_expect(!in->fn, 0))
+	if (__builtin_expect(!in, 0))
 		return step_general(c, out);
 	c->dec->lookups++;
 	c->dec->fast++;

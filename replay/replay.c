@@ -1340,7 +1340,7 @@ static int run_fast(struct rpl *r, uint64_t to)
 	struct board_sched *sc = &r->sched;
 	struct isa_step *st = r->truth || r->obs ? &r->last : NULL;
 	struct rpl_summary *osum;
-	uint64_t end = UINT64_MAX, before, cost;
+	uint64_t end = UINT64_MAX, before;
 	uint32_t pc = 0;
 	int i, k, plain = 0, p;
 
@@ -1387,9 +1387,7 @@ static int run_fast(struct rpl *r, uint64_t to)
 				r->tix_line = r->tix_blk[0] = r->tix_blk[1] = UINT32_MAX;
 			}
 		}
-		cost = 1 + board_sched_jitter(sc);
-		sc->cycles[i] += cost;
-		isa_cpu_tick(r->cpu[i], cost);
+		board_sched_retire_plain(sc, i);
 		r->d.steps++;
 		r->d.insns[i]++;
 		r->d.position++;
