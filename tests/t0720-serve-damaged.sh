@@ -176,8 +176,26 @@ case $rc0.$rc in
 1.1 | 0.0 | 0.1) ;;
 *) out BAD "replay exits $rc0 (--to 0), $rc: $(tail -2 "$m.err" | tr '\n' ' ')" ;;
 esac
+# serve runs bare, not under timeout(1): timeout follows the signal it
+# passes on with a SIGCONT, and a SIGCONT that lands while LeakSanitizer's
+# exit check is attaching to the process cancels the attach's SIGSTOP:
+# make asan then hung for minutes in some mutants. reap SECONDS is the
+# bound instead: serve's exit status, or 124 after a SIGKILL.
+reap() {
+	j=0
+	while kill -0 $spid 2>/dev/null && [ $j -lt $(($1 * 20)) ]; do
+		sleep 0.05
+		j=$((j + 1))
+	done
+	if kill -0 $spid 2>/dev/null; then
+		kill -KILL $spid
+		wait $spid
+		return 124
+	fi
+	wait $spid
+}
 rm -f "$m.port"
-timeout 120 "$RAPTOR" serve "$m" --port 0 --port-file "$m.port" >"$m.serve" 2>&1 &
+"$RAPTOR" serve "$m" --port 0 --port-file "$m.port" >"$m.serve" 2>&1 &
 spid=$!
 i=0
 while [ $i -lt 300 ] && [ ! -s "$m.port" ] && kill -0 $spid 2>/dev/null; do
@@ -185,7 +203,7 @@ while [ $i -lt 300 ] && [ ! -s "$m.port" ] && kill -0 $spid 2>/dev/null; do
 	i=$((i + 1))
 done
 if [ $rc0 = 1 ]; then
-	wait $spid
+	reap 120
 	src=$?
 	[ ! -s "$m.port" ] || out BAD "serve listens although replay refuses: $(head -1 "$m.err0")"
 	[ $src = 1 ] || out BAD "serve exits $src: $(tail -2 "$m.serve" | tr '\n' ' ')"
@@ -195,14 +213,14 @@ if [ $rc0 = 1 ]; then
 		out BAD "replay says '$(head -1 "$m.want")', serve '$(head -1 "$m.got")'"
 	out refused "$(head -1 "$m.want" | cut -c1-160)"
 fi
-[ -s "$m.port" ] || { kill $spid 2>/dev/null; out BAD "serve does not listen: $(tail -2 "$m.serve" | tr '\n' ' ')"; }
+[ -s "$m.port" ] || { kill -KILL $spid 2>/dev/null; out BAD "serve does not listen: $(tail -2 "$m.serve" | tr '\n' ' ')"; }
 err=
 [ $rc = 0 ] || err=$(grep "^raptor: error: " "$m.err" | tail -1 | sed 's/^raptor: error: //')
 [ $rc = 0 ] || [ -n "$err" ] || { kill $spid; out BAD "replay exits 1 without an error line"; }
 kind=$(timeout 200 python3 -S client.py "$(cat "$m.port")" "$m" "$err" 2>"$m.client")
 crc=$?
 kill -TERM $spid 2>/dev/null
-wait $spid
+reap 120
 src=$?
 [ $crc = 0 ] || out BAD "$(cat "$m.client" | tr '\n' ' ')"
 [ $src = 0 ] || out BAD "serve exits $src after SIGTERM: $(tail -2 "$m.serve" | tr '\n' ' ')"
@@ -261,7 +279,6 @@ test_expect_success 'streams cut short: refused up front, or (bits edited) an er
 			done
 		done
 	done >trunc &&
-	test_sample trunc &&
 	campaign trunc
 '
 
@@ -279,7 +296,6 @@ test_expect_success 'bit flips: 8 seeded bits per stream' '
 		done
 	done >flips &&
 	test $(wc -l <flips) = 32 &&
-	test_sample flips &&
 	campaign flips
 '
 
