@@ -369,6 +369,15 @@ enum bp_miss bp_step(struct bp *bp, const struct bp_branch *br, int taken, uint3
 
 	if (!pred)
 		pred = &local;
+	if (br->cf == ISA_CF_COND_DIRECT && !bp->tage) {
+		/* the common branch: bp_predict + bp_classify_miss + bp_update, fused */
+		taken = !!taken;
+		memset(pred, 0, sizeof(*pred));
+		pred->conditional = pred->counts = 1;
+		pred->taken = gshare_step(bp->gs, br->pc, taken);
+		ibtb_pir_update(bp->ibtb, br->pc, taken);
+		return taken != pred->taken ? BP_MISS_OUTCOME : BP_MISS_NONE;
+	}
 	bp_predict(bp, br, pred);
 	m = bp_classify_miss(pred, taken, target);
 	bp_update(bp, br, taken, target);

@@ -106,6 +106,20 @@ void gshare_update(struct gshare *g, uint32_t pc, int taken)
 	g->bhr = ((g->bhr << 1) | !!taken) & (g->entries - 1);
 }
 
+int gshare_step(struct gshare *g, uint32_t pc, int taken)
+{
+	uint8_t *c;
+	int p;
+
+	if (!g->entries)
+		return 0;
+	c = &g->ctr[gshare_index(g, pc)];
+	p = *c >= 2;
+	*c = (uint8_t)gshare_counter_next(*c, taken);
+	g->bhr = ((g->bhr << 1) | !!taken) & (g->entries - 1);
+	return p;
+}
+
 size_t gshare_state_size(const struct gshare *g)
 {
 	return sizeof(uint32_t) + g->entries;

@@ -66,6 +66,12 @@ int gshare_predict(const struct gshare *g, uint32_t pc);
 void gshare_update(struct gshare *g, uint32_t pc, int taken);
 
 /*
+ * gshare_predict, then gshare_update with taken (0/1), with one index: the
+ * prediction made before the update.
+ */
+int gshare_step(struct gshare *g, uint32_t pc, int taken);
+
+/*
  * Checkpoint the state (BHR and counters) as plain bytes in host order;
  * restore into a predictor of the same size only (struct bp checks that).
  * Restore checks every value is one the predictor can hold: 0, or -1 with an

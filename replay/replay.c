@@ -126,13 +126,21 @@ static void le_bytes(uint8_t *b, uint32_t v, unsigned n)
 		b[i] = v >> (8 * i);
 }
 
-static uint32_t le_value(const uint8_t *b, unsigned n)
+static inline uint32_t le_value(const uint8_t *b, unsigned n)
 {
-	uint32_t v = 0;
+	switch (n) { /* (a word folds into one load) */
+	case 4: return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+		       (uint32_t)b[3] << 24;
+	case 2: return (uint32_t)b[0] | (uint32_t)b[1] << 8;
+	case 1: return b[0];
+	default: {
+		uint32_t v = 0;
 
-	for (unsigned i = 0; i < n; i++)
-		v |= (uint32_t)b[i] << (8 * i);
-	return v;
+		for (unsigned i = 0; i < n && i < 4; i++)
+			v |= (uint32_t)b[i] << (8 * i);
+		return v;
+	}
+	}
 }
 
 /*
@@ -215,6 +223,11 @@ static int load_mem(struct rpl *r, int core, uint32_t addr, unsigned size, uint3
 		}
 		if (lv_take(r, core, v, glen, "load") || merge(r, core, ga, v, glen))
 			return -1;
+		if (ga <= addr && (uint64_t)addr + size <= (uint64_t)ga + glen) {
+			/* the traced bytes cover the load: memory holds them now */
+			*val = le_value(v + (addr - ga), size);
+			return 0;
+		}
 		break;
 	case ST_LV_MC2RT: /* mc2RT Fig. 7 */
 		for (uint64_t l = addr & ~(line - 1); l <= ((uint64_t)addr + size - 1); l += line) {
@@ -229,7 +242,8 @@ static int load_mem(struct rpl *r, int core, uint32_t addr, unsigned size, uint3
 	case ST_LV_NXLV:
 		if (lv_take(r, core, v, size, "load") || merge(r, core, addr, v, size))
 			return -1;
-		break;
+		*val = le_value(v, size);
+		return 0;
 	default:
 		break;
 	}
@@ -1339,22 +1353,33 @@ static int run_fast(struct rpl *r, uint64_t to)
 {
 	struct board_sched *sc = &r->sched;
 	struct isa_step *st = r->truth || r->obs ? &r->last : NULL;
-	struct rpl_summary *osum;
-	uint64_t end = UINT64_MAX, before;
+	struct rpl_summary *osum = NULL; /* the open summary, looked up once a stretch */
+	uint64_t end = UINT64_MAX, lim, before;
 	uint32_t pc = 0;
-	int i, k, plain = 0, p;
+	int i, k, plain = 0, p, have_end;
 
-	if (r->d.have_end) {
-		end = 0;
-		for (int c = 0; c < r->ncores; c++)
-			end += r->d.budget[c];
-	}
+	/*
+	 * What only step_once and rpl_ckpt_take change, read again after them:
+	 * lim, the position the plain path stops before (the end, at a core's
+	 * end, the next checkpoint), and osum.
+	 */
+#define RUN_FAST_FRESH()                                                                         \
+	do {                                                                                     \
+		have_end = r->d.have_end;                                                        \
+		if (have_end) {                                                                  \
+			end = 0;                                                                 \
+			for (int c = 0; c < r->ncores; c++)                                      \
+				end += r->d.budget[c];                                           \
+		}                                                                                \
+		lim = r->d.ended ? 0 : end < r->next_ckpt ? end : r->next_ckpt;                  \
+		osum = NULL;                                                                     \
+	} while (0)
+	RUN_FAST_FRESH();
 	while (r->d.position < to) {
 		i = board_sched_pick(sc);
 		/* (past the end, and at a core's end, step_once reports what is wrong) */
 		p = 0;
-		if (!r->d.ended && r->d.position < end && r->d.position < r->next_ckpt &&
-		    (!r->d.have_end || r->d.insns[i] < r->d.budget[i]))
+		if (r->d.position < lim && (!have_end || r->d.insns[i] < r->d.budget[i]))
 			p = isa_cpu_step_plain(r->cpu[i], &pc, st);
 		if (p < 0) {
 			r->failed = 1;
@@ -1369,12 +1394,14 @@ static int run_fast(struct rpl *r, uint64_t to)
 				r->good_steps = before;
 			if (k)
 				return k;
+			RUN_FAST_FRESH();
 			continue;
 		}
 		r->cur = i;
 		r->nacc = 0;
 		if (r->d.steps >= r->frontier) {
-			osum = rpl_open_summary(r);
+			if (!osum)
+				osum = rpl_open_summary(r);
 			rpl_sum_pc(osum, pc);
 			if (pc >> RPL_TIX_CODE_SHIFT != r->tix_line) {
 				rpl_tix_pc(r->tix, r->d.position, pc);
@@ -1401,9 +1428,12 @@ static int run_fast(struct rpl *r, uint64_t to)
 		}
 		if (r->obs)
 			notify(r, i, st, sc->cycles[i]);
-		if (r->d.position >= r->next_ckpt)
+		if (r->d.position >= r->next_ckpt) {
 			rpl_ckpt_take(r);
+			RUN_FAST_FRESH();
+		}
 	}
+#undef RUN_FAST_FRESH
 	if (plain && !st) {
 		/* r->last, filled only under the truth or an observer: the step's PCs */
 		memset(&r->last, 0, sizeof(r->last));

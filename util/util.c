@@ -7,7 +7,7 @@
 #include <string.h>
 
 /* Per thread: raptor serve indexes in a second thread (replay/bgindex.h). */
-static _Thread_local int quiet;
+_Thread_local int error_quiet_depth;
 static _Thread_local char last_error[1024];
 
 static void vreport(const char *prefix, const char *fmt, va_list ap)
@@ -25,7 +25,7 @@ int error(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(last_error, sizeof(last_error), fmt, ap);
 	va_end(ap);
-	if (quiet > 0)
+	if (error_quiet_depth > 0)
 		return -1;
 	fprintf(stderr, "raptor: error: %s\n", last_error);
 	return -1;
@@ -53,11 +53,6 @@ void die(const char *fmt, ...)
 	vreport("fatal: ", fmt, ap);
 	va_end(ap);
 	exit(128);
-}
-
-void error_quiet(int delta)
-{
-	quiet += delta;
 }
 
 void *xmalloc(size_t n)

@@ -34,9 +34,14 @@ void die(const char *fmt, ...) PRINTF_LIKE(1, 2) __attribute__((noreturn));
 
 /*
  * Silence error() (it still returns -1) while quiet > 0. Used by callers that
- * probe and report errors themselves.
+ * probe and report errors themselves. Inline: the replay brackets every
+ * stream message's decoding with it.
  */
-void error_quiet(int delta);
+extern _Thread_local int error_quiet_depth;
+static inline void error_quiet(int delta)
+{
+	error_quiet_depth += delta;
+}
 
 /* Allocation that dies on exhaustion: only for start-up-sized objects. */
 void *xmalloc(size_t n);

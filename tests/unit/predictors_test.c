@@ -445,6 +445,53 @@ static void test_indirect_loop(void)
 	bp_free(bp);
 }
 
+/*
+ * bp_step takes a fused path for conditional direct branches (gshare_step):
+ * on a random mix of branch kinds it must give the misses, predictions and
+ * final state of bp_predict + bp_classify_miss + bp_update.
+ */
+static void test_fused_step(void)
+{
+	static const enum isa_cf kinds[] = {ISA_CF_COND_DIRECT, ISA_CF_COND_DIRECT, ISA_CF_DIRECT,
+					    ISA_CF_CALL, ISA_CF_RETURN, ISA_CF_IND_JUMP,
+					    ISA_CF_IND_CALL};
+	struct bp *a = new_bp("gshare=64,ras=4,ibtb=8"), *b = new_bp("gshare=64,ras=4,ibtb=8");
+	unsigned long long x = 88172645463325252ull;
+	int same = 1, misses = 0;
+	size_t n = bp_state_size(a);
+	uint8_t *sa = malloc(n), *sb = malloc(n);
+
+	for (int i = 0; i < 20000; i++) {
+		struct bp_prediction pa, pb;
+		struct bp_branch br;
+		enum bp_miss ma, mb;
+		uint32_t pc, target;
+		int taken;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		pc = 0x1000 + (uint32_t)(x % 64) * 2;
+		br = (struct bp_branch){pc, pc + 2, kinds[(x >> 8) % ARRAY_SIZE(kinds)], 0};
+		br.conditional = br.cf == ISA_CF_COND_DIRECT || (x >> 16) % 8 == 0;
+		taken = (int)((x >> 20) % 3) % 2 ? (int)((x >> 24) & 7) : 0; /* not only 0/1 */
+		target = 0x2000 + (uint32_t)((x >> 28) % 4) * 4;
+		ma = bp_step(a, &br, taken, target, &pa);
+		bp_predict(b, &br, &pb);
+		mb = bp_classify_miss(&pb, taken, target);
+		bp_update(b, &br, taken, target);
+		same &= ma == mb && !memcmp(&pa, &pb, sizeof(pa));
+		misses += ma != BP_MISS_NONE;
+	}
+	bp_save(a, sa);
+	bp_save(b, sb);
+	tap_ok(same, "bp_step (fused for B<cc>) = predict + classify + update, 20000 branches");
+	tap_ok(!memcmp(sa, sb, n), "and leaves the same predictor state");
+	tap_ok(misses > 1000 && misses < 19000, "the mix both hits and misses (%d misses)", misses);
+	free(sa);
+	free(sb);
+	bp_free(a);
+	bp_free(b);
+}
+
 static void test_calls(void)
 {
 	/* f() called from a loop 5 times: BL 0x100 -> 0x300, BX LR at 0x310 -> 0x104 */
@@ -798,6 +845,7 @@ int main(void)
 	test_predict_kinds();
 	test_loop();
 	test_indirect_loop();
+	test_fused_step();
 	test_calls();
 	test_save_restore();
 	test_tage_configs();
