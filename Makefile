@@ -23,8 +23,12 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -liniparser
 ALL_CFLAGS = -std=gnu11 $(OPT) $(DEBUGINFO) $(WARN) $(SANITIZE) -I. $(PKG_CFLAGS) \
 	-DRAPTOR_TESTS=$(TESTS) -MMD -MP $(CFLAGS)
 ALL_LDFLAGS = $(SANITIZE) $(LDFLAGS)
+# OpenCSD (libopencsd-dev) decodes ETM trace: etm/ocsd.c. Debian ships a
+# pkg-config file for the C++ library alone; its C API library comes first.
+# Only what calls etm/ocsd.c links it (tools/etmcheck, tests/unit/etm_test).
+OCSD_LIBS = -lopencsd_c_api $(shell pkg-config --libs libopencsd 2>/dev/null || echo -lopencsd)
 
-LIB_DIRS := util isa board predictors caches streams record replay server analysis
+LIB_DIRS := util isa board predictors caches streams record replay server analysis etm
 LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 CLI_SRC  := $(wildcard cli/*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
@@ -65,6 +69,8 @@ include tools/tools.mk
 include tests/isa/isa.mk
 
 unit: $(UNIT_BIN)
+
+$(BUILD)/unit/etm_test: PKG_LIBS += $(OCSD_LIBS)
 
 # The main job: serve the bundled demo recording and say how to attach GDB.
 run:

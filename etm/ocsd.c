@@ -1,0 +1,192 @@
+/*
+ * ocsd: OpenCSD's ETMv4 instruction decoder over one raw stream. OpenCSD
+ * walks the program image from each address it learns, instruction by
+ * instruction, to the next waypoint (its own Thumb decoder decides which
+ * instructions are), and reports ranges [st_addr, en_addr) of executed
+ * instructions; we expand each range back into instruction addresses with
+ * the sizes the image gives.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <opencsd/c_api/opencsd_c_api.h>
+
+#include "etm/ocsd.h"
+
+struct dec {
+	const struct etm4_cfg *cfg;
+	const struct etm_ocsd_mem *mem;
+	etm_ocsd_fn fn;
+	void *ctx;
+	int failed;     /* fn stopped us, or an element we cannot accept */
+	uint64_t elems;
+	char msg[256];  /* OpenCSD's last logged message */
+};
+
+const struct etm_region *etm_ocsd_region(const struct etm_ocsd_mem *m, uint32_t addr, uint32_t len)
+{
+	for (int i = 0; i < m->n; i++) {
+		const struct etm_region *r = &m->regions[i];
+
+		if (addr >= r->base && (uint64_t)addr - r->base + len <= r->size)
+			return r;
+	}
+	return NULL;
+}
+
+static uint32_t mem_read(const void *p, const ocsd_vaddr_t addr, const ocsd_mem_space_acc_t space,
+			 const uint32_t req, uint8_t *buf)
+{
+	const struct etm_region *r = addr >> 32 ? NULL : etm_ocsd_region(p, (uint32_t)addr, 1);
+	uint32_t off, n;
+
+	if (!r)
+		return 0;
+	off = (uint32_t)addr - r->base;
+	n = r->size - off < req ? r->size - off : req;
+	memcpy(buf, r->data + off, n);
+	return n;
+}
+
+static void log_cb(const void *p, const char *s, const int len)
+{
+	struct dec *d = (struct dec *)p;
+
+	snprintf(d->msg, sizeof(d->msg), "%.*s", len > 0 && s[len - 1] == '\n' ? len - 1 : len, s);
+}
+
+static int range(struct dec *d, const ocsd_generic_trace_elem *el)
+{
+	uint32_t pc = el->st_addr, n = 0;
+
+	while (pc < el->en_addr) {
+		const struct etm_region *r = etm_ocsd_region(d->mem, pc, 2);
+		uint16_t hw1;
+
+		if (!r)
+			return error("etm ocsd: trace ID 0x%x: range 0x%08llx..0x%08llx leaves the image at 0x%08x",
+				     d->cfg->trace_id, (unsigned long long)el->st_addr,
+				     (unsigned long long)el->en_addr, pc);
+		hw1 = r->data[pc - r->base] | r->data[pc - r->base + 1] << 8;
+		if (d->fn(d->ctx, pc))
+			return -1;
+		pc += etm_thumb_size(hw1);
+		n++;
+	}
+	if (pc != el->en_addr || n != el->num_instr_range)
+		return error("etm ocsd: trace ID 0x%x: range 0x%08llx..0x%08llx holds %u instructions, OpenCSD says %u",
+			     d->cfg->trace_id, (unsigned long long)el->st_addr,
+			     (unsigned long long)el->en_addr, n, el->num_instr_range);
+	return 0;
+}
+
+static ocsd_datapath_resp_t elem_cb(const void *p, const ocsd_trc_index_t idx, const uint8_t id,
+				    const ocsd_generic_trace_elem *el)
+{
+	struct dec *d = (struct dec *)p;
+	int bad = 0;
+
+	d->elems++;
+	switch (el->elem_type) {
+	case OCSD_GEN_TRC_ELEM_INSTR_RANGE:
+		bad = range(d, el);
+		break;
+	case OCSD_GEN_TRC_ELEM_EXCEPTION:
+		bad = d->fn(d->ctx, ETM_OCSD_EXC | el->exception_number);
+		break;
+	case OCSD_GEN_TRC_ELEM_NO_SYNC:
+		/* the first element of every decode; later, a loss of sync */
+		if (d->elems > 1)
+			bad = error("etm ocsd: trace ID 0x%x: sync lost at byte %llu", id,
+				    (unsigned long long)idx);
+		break;
+	case OCSD_GEN_TRC_ELEM_ADDR_NACC:
+	case OCSD_GEN_TRC_ELEM_ADDR_UNKNOWN:
+	case OCSD_GEN_TRC_ELEM_I_RANGE_NOPATH:
+		bad = error("etm ocsd: trace ID 0x%x: element type %d at byte %llu (address 0x%08llx): "
+			    "the program image does not explain the trace",
+			    id, (int)el->elem_type, (unsigned long long)idx,
+			    (unsigned long long)el->st_addr);
+		break;
+	default: /* TRACE_ON, PE_CONTEXT, EXCEPTION_RET, EO_TRACE: nothing to check */
+		break;
+	}
+	if (bad) {
+		d->failed = 1;
+		return OCSD_RESP_FATAL_INVALID_DATA;
+	}
+	return OCSD_RESP_CONT;
+}
+
+int etm_ocsd_decode(const struct etm4_cfg *cfg, const struct etm_ocsd_mem *mem,
+		    const uint8_t *data, size_t len, etm_ocsd_fn fn, void *ctx)
+{
+	struct dec d = { .cfg = cfg, .mem = mem, .fn = fn, .ctx = ctx };
+	struct etm4_regs r;
+	ocsd_etmv4_cfg oc = { 0 };
+	dcd_tree_handle_t t;
+	unsigned char csid = 0;
+	ocsd_datapath_resp_t resp = OCSD_RESP_CONT;
+	size_t done = 0;
+	int ret = -1;
+
+	etm4_regs(cfg, &r);
+	oc.reg_idr0 = r.idr0;
+	oc.reg_idr1 = r.idr1;
+	oc.reg_idr2 = r.idr2;
+	oc.reg_idr8 = r.idr8;
+	oc.reg_configr = r.configr;
+	oc.reg_traceidr = r.traceidr;
+	oc.arch_ver = cfg->v8m ? ARCH_V8 : ARCH_V7;
+	oc.core_prof = profile_CortexM;
+
+	t = ocsd_create_dcd_tree(OCSD_TRC_SRC_SINGLE, 0);
+	if (t == C_API_INVALID_TREE_HANDLE)
+		return error("etm ocsd: trace ID 0x%x: cannot create an OpenCSD decode tree",
+			     cfg->trace_id);
+	if (ocsd_def_errlog_init(OCSD_ERR_SEV_ERROR, 1) != OCSD_OK ||
+	    ocsd_def_errlog_config_output(C_API_MSGLOGOUT_FLG_NONE, NULL) != OCSD_OK ||
+	    ocsd_def_errlog_set_strprint_cb(t, &d, log_cb) != OCSD_OK) {
+		error("etm ocsd: trace ID 0x%x: cannot set up OpenCSD's error log", cfg->trace_id);
+		goto out;
+	}
+	if (ocsd_dt_create_decoder(t, OCSD_BUILTIN_DCD_ETMV4I, OCSD_CREATE_FLG_FULL_DECODER, &oc,
+				   &csid) != OCSD_OK) {
+		error("etm ocsd: trace ID 0x%x: OpenCSD refuses the ETMv4 configuration (%s)",
+		      cfg->trace_id, d.msg);
+		goto out;
+	}
+	if (ocsd_dt_set_gen_elem_outfn(t, elem_cb, &d) != OCSD_OK ||
+	    ocsd_dt_add_callback_mem_acc(t, 0, 0xffffffffull, OCSD_MEM_SPACE_ANY, mem_read, mem) !=
+		    OCSD_OK) {
+		error("etm ocsd: trace ID 0x%x: cannot attach the element sink or the image",
+		      cfg->trace_id);
+		goto out;
+	}
+	while (done < len && !d.failed) {
+		uint32_t used = 0, chunk = len - done > (1u << 20) ? 1u << 20 : (uint32_t)(len - done);
+
+		resp = ocsd_dt_process_data(t, OCSD_OP_DATA, done, chunk, data + done, &used);
+		done += used;
+		if (OCSD_DATA_RESP_IS_FATAL(resp) || (!used && !OCSD_DATA_RESP_IS_WAIT(resp)))
+			break;
+		if (OCSD_DATA_RESP_IS_WAIT(resp))
+			resp = ocsd_dt_process_data(t, OCSD_OP_FLUSH, 0, 0, NULL, NULL);
+	}
+	if (!d.failed && !OCSD_DATA_RESP_IS_FATAL(resp))
+		resp = ocsd_dt_process_data(t, OCSD_OP_EOT, 0, 0, NULL, NULL);
+	if (d.failed) {
+		error("etm ocsd: trace ID 0x%x: decode stopped at byte %zu of %zu", cfg->trace_id, done,
+		      len);
+		goto out;
+	}
+	if (OCSD_DATA_RESP_IS_FATAL(resp) || done < len) {
+		error("etm ocsd: trace ID 0x%x: OpenCSD fails at byte %zu of %zu (response %d): %s",
+		      cfg->trace_id, done, len, (int)resp, d.msg[0] ? d.msg : "no message");
+		goto out;
+	}
+	ret = 0;
+out:
+	ocsd_destroy_dcd_tree(t);
+	return ret;
+}

@@ -1,0 +1,53 @@
+/*
+ * ocsd: decoding an ETMv4 instruction-trace stream with OpenCSD (the
+ * libopencsd C API): one decode tree per stream, an ETMv4 instruction
+ * decoder set up from the registers etm4_regs() gives, and the program
+ * image as its memory. OpenCSD's generic elements come back as the
+ * sequence of executed instruction addresses.
+ */
+#ifndef RAPTOR_ETM_OCSD_H
+#define RAPTOR_ETM_OCSD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "etm/etm4.h"
+#include "util/util.h"
+
+/*
+ * Called for every instruction OpenCSD says was executed, in order
+ * (pc), and for every exception (pc = ETM_OCSD_EXC | number, after the
+ * instructions before it). Return 0 to go on, -1 to stop the decode.
+ */
+#define ETM_OCSD_EXC 0x100000000ull
+typedef int (*etm_ocsd_fn)(void *ctx, uint64_t pc);
+
+/*
+ * The memory OpenCSD reads code from: regions (the program's loaded
+ * segments), each data[0..size) at address base. A read that starts in a
+ * region returns what the region holds from there (OpenCSD asks for 4
+ * bytes at every instruction, also at a region's last halfword).
+ */
+struct etm_region {
+	uint32_t base, size;
+	const uint8_t *data;
+};
+struct etm_ocsd_mem {
+	const struct etm_region *regions;
+	int n;
+};
+
+/* The region holding [addr, addr + len), or NULL. */
+const struct etm_region *etm_ocsd_region(const struct etm_ocsd_mem *m, uint32_t addr, uint32_t len);
+
+/*
+ * Decode data[0..len) (one core's raw ETMv4 stream, no frame formatting)
+ * as written by an encoder with settings cfg, calling fn. 0 when the whole
+ * stream decoded with no error; -1 with an error naming the trace ID and
+ * OpenCSD's message and byte index (also when fn stopped it: then fn's own
+ * error came first).
+ */
+int etm_ocsd_decode(const struct etm4_cfg *cfg, const struct etm_ocsd_mem *mem,
+		    const uint8_t *data, size_t len, etm_ocsd_fn fn, void *ctx) MUST_CHECK;
+
+#endif
