@@ -1,0 +1,86 @@
+#!/bin/sh
+. "$(dirname "$0")/lib.sh"
+test_description 'ETMv4 trace of recorded runs, decoded by OpenCSD back to the ground truth, instruction by instruction'
+
+ETMCHECK=$BUILD/etmcheck
+test_require "$RAPTOR" "$ETMCHECK"
+
+# The workloads: plain loops (reduction), SysTick interrupts on every core
+# (systick), shared-memory races at -Os (racy), the M7 (lu) and the M33
+# (systick-m33: ARMv8-M, where the exception return is no P0 element), at
+# 1, 2, 4 and 8 cores; and, single-core programs, the exception model
+# driven hard (irq: nesting, tail-chaining, faults, SVC, PendSV).
+WORK="reduction-m3-O2 systick-m3-O2 racy-m4-Os lu-m7-O2 systick-m33-O2"
+SINGLE="irq-m3-O2 irq-m33-O2"
+
+# check_one ELF CORES: record with the truth, etmcheck it with a 1 KiB
+# sync period (so periodic syncs happen mid-stream); prints
+# "ok ELF CORES INSNS BYTES BPI" or the failure.
+cat >check_one <<'EOF'
+#!/bin/sh
+elf=$1 n=$2
+d=$(mktemp -d rec.XXXXXX)
+if ! "$RAPTOR" record "$GUEST/$elf.elf" --cores $n --truth -o $d/r -q >/dev/null 2>$d/err; then
+	echo "FAIL record $elf $n: $(tail -1 $d/err)"
+	exit 0
+fi
+if ! "$ETMCHECK" $d/r --sync 1024 >$d/out 2>$d/err; then
+	echo "FAIL etmcheck $elf $n: $(cat $d/err | head -3)"
+	exit 0
+fi
+if ! grep -q ", 0 mismatches\$" $d/out ||
+	[ $(grep -c "^core .* 0 mismatches," $d/out) != $n ]; then
+	echo "FAIL etmcheck $elf $n: not every core compared: $(cat $d/out)"
+	exit 0
+fi
+# every core's instructions up to its last P0 element were compared
+awk '/^core /{ if ($3 + $8 != substr($6, 2)) bad = 1 } END { exit bad }' $d/out || {
+	echo "FAIL etmcheck $elf $n: compared + untraced != retired: $(cat $d/out)"
+	exit 0
+}
+sed -n "s/^etmcheck: .* \([0-9]*\) instructions, \([0-9]*\) bytes, \([0-9.]*\) bits.*/ok $elf $n \1 \2 \3/p" $d/out
+rm -rf $d
+EOF
+chmod +x check_one
+export ETMCHECK
+
+test_expect_success 'every workload at 1, 2, 4 and 8 cores: OpenCSD rebuilds every traced instruction' '
+	for e in $WORK $SINGLE; do test -f "$GUEST/$e.elf" || exit 1; done &&
+	{
+		for e in $WORK; do for n in 1 2 4 8; do echo "$e $n"; done; done
+		for e in $SINGLE; do echo "$e 1"; done
+	} >jobs &&
+	xargs -P 2 -L 1 ./check_one <jobs >results &&
+	test $(wc -l <results) = $(wc -l <jobs) &&
+	! grep FAIL results &&
+	awk "{ i += \$4 } END { print i \" instructions compared over \" NR \" runs, 0 mismatches\"; exit i < 1000000 }" results
+'
+# the bandwidth, as TAP comments: workload, cores, instructions, bytes, bits/instruction
+[ -f results ] && grep ^ok results | sort -k2,2 -k3,3n | awk '{ printf "# %-16s %d cores %9d instructions %7d bytes %.4f bits/instruction\n", $2, $3, $4, $5, $6 }'
+
+test_expect_success 'the raw streams: one per core, their sizes the bytes reported' '
+	"$RAPTOR" record "$GUEST/systick-m3-O2.elf" --cores 4 --truth -o rec -q >/dev/null &&
+	mkdir raw &&
+	"$ETMCHECK" rec --raw raw >out &&
+	test $(ls raw | wc -l) = 4 &&
+	total=$(cat raw/etm4-core*.bin | wc -c) &&
+	grep "4 cores, ETMv4 (ARMv7-M), .* $total bytes, .* 0 mismatches" out &&
+	head -c 12 raw/etm4-core2.bin | od -An -tx1 | tr -d " \n" >sync &&
+	echo 000000000000000000000080 >expect &&
+	test "$(cat sync)" = "$(cat expect)"
+'
+
+test_expect_success 'a trace decoded against the wrong program fails, naming core and instruction' '
+	"$RAPTOR" record "$GUEST/reduction-m3-O2.elf" --cores 2 --truth -o wrong -q >/dev/null &&
+	cp "$GUEST/reduction-m3-O0.elf" wrong/program.elf &&
+	test_must_fail "$ETMCHECK" wrong >out 2>err &&
+	grep -E "core [0-9]+: (mismatch at instruction [0-9]+|instruction [0-9]+)" err
+'
+
+test_expect_success 'bad usage: exit 2' '
+	test_expect_code 2 "$ETMCHECK" &&
+	test_expect_code 2 "$ETMCHECK" rec --sync &&
+	test_expect_code 2 "$ETMCHECK" rec --bogus
+'
+
+test_done
