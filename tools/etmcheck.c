@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "etm/etm4.h"
+#include "etm/mtb.h"
 #include "etm/ocsd.h"
 #include "isa/elf.h"
 #include "streams/manifest.h"
@@ -35,8 +36,17 @@
 
 static const char usage[] = "usage: etmcheck REC [--sync BYTES] [--v7m | --v8m] [--raw DIR] [-q]\n";
 
+struct cmp {
+	size_t got, got_insns, bad, bad_index;
+	uint64_t bad_want, bad_got;
+};
+
 struct core {
 	struct etm4 *enc;
+	struct mtb *mtb;
+	uint32_t *pcs; /* the retired instructions alone, for the MTB */
+	size_t npcs, pcs_cap;
+	uint32_t excret[EXC_DEPTH]; /* EXC_RETURN values of active exceptions */
 	uint64_t *want; /* PCs and ETM_OCSD_EXC | number, in order */
 	size_t n, cap, covered;
 	uint64_t insns, faulted;
@@ -44,9 +54,8 @@ struct core {
 	uint32_t exc[EXC_DEPTH];    /* preferred return addresses of active exceptions */
 	int nexc;
 	/* decode side */
-	size_t got, got_insns, bad;
-	uint64_t bad_want, bad_got;
-	size_t bad_index;
+	struct cmp e4, mt;
+	size_t mtb_from, mtb_to; /* pcs[mtb_from..mtb_to) are in the MTB */
 };
 
 static int push(struct core *c, uint64_t v)
@@ -70,6 +79,21 @@ struct image {
 };
 
 /* Every loaded byte range becomes a region, merged with its neighbours. */
+static int push_pc(struct core *c, uint32_t pc)
+{
+	if (c->npcs == c->pcs_cap) {
+		size_t cap = c->pcs_cap ? 2 * c->pcs_cap : 1 << 16;
+		uint32_t *w = realloc(c->pcs, cap * sizeof(*w));
+
+		if (!w)
+			return error("etmcheck: out of memory at %zu instructions", c->npcs);
+		c->pcs = w;
+		c->pcs_cap = cap;
+	}
+	c->pcs[c->npcs++] = pc;
+	return 0;
+}
+
 static int write_image(void *ctx, uint32_t addr, const uint8_t *data, size_t len)
 {
 	struct image *im = ctx;
@@ -107,22 +131,42 @@ static int write_image(void *ctx, uint32_t addr, const uint8_t *data, size_t len
 	return 0;
 }
 
-static int check_pc(void *ctx, uint64_t v)
+static int mismatch(struct cmp *m, uint64_t want, uint64_t got)
+{
+	if (!m->bad) {
+		m->bad_index = m->got_insns;
+		m->bad_want = want;
+		m->bad_got = got;
+	}
+	m->bad++;
+	return -1;
+}
+
+/* OpenCSD's next element against the ETMv4 side's expectation */
+static int check_etm4(void *ctx, uint64_t v)
 {
 	struct core *c = ctx;
+	struct cmp *m = &c->e4;
 
-	if (c->got >= c->covered || c->want[c->got] != v) {
-		if (!c->bad) {
-			c->bad_index = c->got_insns;
-			c->bad_want = c->got < c->covered ? c->want[c->got] : ~0ull;
-			c->bad_got = v;
-		}
-		c->bad++;
-		return -1;
-	}
-	c->got++;
+	if (m->got >= c->covered || c->want[m->got] != v)
+		return mismatch(m, m->got < c->covered ? c->want[m->got] : ~0ull, v);
+	m->got++;
 	if (!(v & ETM_OCSD_EXC))
-		c->got_insns++;
+		m->got_insns++;
+	return 0;
+}
+
+/* the MTB decoder's next instruction */
+static int check_mtb(void *ctx, uint64_t v)
+{
+	struct core *c = ctx;
+	struct cmp *m = &c->mt;
+	size_t i = c->mtb_from + m->got;
+
+	if (i >= c->mtb_to || c->pcs[i] != v)
+		return mismatch(m, i < c->mtb_to ? c->pcs[i] : ~0ull, v);
+	m->got++;
+	m->got_insns++;
 	return 0;
 }
 
@@ -148,8 +192,10 @@ static int step(struct core *c, int ci, const struct st_truth_rec *r, const stru
 	if (r->type == ST_TRUTH_EXC) {
 		if (c->nexc == EXC_DEPTH)
 			return error("etmcheck: core %d: exceptions nested deeper than %d", ci, EXC_DEPTH);
-		c->exc[c->nexc++] = c->cur_pc;
-		if (etm4_exception(c->enc, r->exc, c->cur_pc, next) || push(c, ETM_OCSD_EXC | r->exc))
+		c->exc[c->nexc] = c->cur_pc;
+		c->excret[c->nexc++] = r->regs[ISA_R_LR];
+		if (etm4_exception(c->enc, r->exc, c->cur_pc, next) || push(c, ETM_OCSD_EXC | r->exc) ||
+		    mtb_exception(c->mtb, c->cur_pc, next))
 			return -1;
 		c->covered = c->n;
 		c->cur_pc = next;
@@ -181,27 +227,66 @@ static int step(struct core *c, int ci, const struct st_truth_rec *r, const stru
 		in.flags = ETM4_EXC_RETURN | ETM4_TAIL;
 	else if (r->flags & ST_TRUTH_EXC_RETURN)
 		in.flags = ETM4_EXC_RETURN;
-	if (etm4_insn(c->enc, &in) || push(c, r->pc))
+	uint32_t excret = 0;
+
+	if (in.flags & ETM4_EXC_RETURN) {
+		if (!c->nexc)
+			return error("etmcheck: core %d: instruction %llu: an exception return with no "
+				     "exception active",
+				     ci, (unsigned long long)c->insns);
+		excret = c->excret[c->nexc - 1];
+	}
+	if (etm4_insn(c->enc, &in) || push(c, r->pc) || push_pc(c, r->pc) ||
+	    mtb_insn(c->mtb, r->pc, in.size, next, excret))
 		return -1;
 	c->insns++;
 	if (in.flags & ETM4_TAIL) {
 		/* the return tail-chained: the new handler returns where the old one would have */
 		unsigned num = r->regs[ISA_R_XPSR] & 0x1ff;
 
-		if (!c->nexc)
-			return error("etmcheck: core %d: instruction %llu: a tail-chained exception return "
-				     "with no exception active",
-				     ci, (unsigned long long)c->insns);
 		if (etm4_exception(c->enc, num, c->exc[c->nexc - 1], next) ||
 		    push(c, ETM_OCSD_EXC | num))
 			return -1;
-	} else if ((in.flags & ETM4_EXC_RETURN) && c->nexc)
+		c->excret[c->nexc - 1] = r->regs[ISA_R_LR];
+	} else if (in.flags & ETM4_EXC_RETURN)
 		c->nexc--;
 	etm4_get_stats(c->enc, &st);
 	if (st.traced == c->insns)
 		c->covered = c->n;
 	c->cur_pc = next;
 	return 0;
+}
+
+static int write_file(const char *dir, const char *what, int c, const uint8_t *data, size_t len)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s-core%d.bin", dir, what, c);
+	f = fopen(path, "wb");
+	if (!f || fwrite(data, 1, len, f) != len) {
+		if (f)
+			fclose(f);
+		return error("etmcheck: cannot write %s", path);
+	}
+	if (fclose(f))
+		return error("etmcheck: cannot write %s", path);
+	return 0;
+}
+
+/* Say what the first mismatch of one decode was: 1 if there was one. */
+static int report(const char *rec, int c, const char *what, const struct cmp *m)
+{
+	char w[64], g[64];
+
+	if (!m->bad)
+		return 0;
+	show(w, sizeof(w), m->bad_want);
+	show(g, sizeof(g), m->bad_got);
+	fprintf(stderr, "etmcheck: %s: core %d: %s: mismatch at instruction %zu: the truth has %s, "
+			"the decode gives %s\n",
+		rec, c, what, m->bad_index, w, g);
+	return 1;
 }
 
 int main(int argc, char **argv)
@@ -217,7 +302,7 @@ int main(int argc, char **argv)
 	static struct core cores[ST_TRUTH_MAX_CORES];
 	static struct image img;
 	struct etm_ocsd_mem mem = { .regions = img.r };
-	uint64_t tot_bytes = 0, tot_insns = 0;
+	uint64_t tot_bytes = 0, tot_insns = 0, tot_mtb = 0;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--sync") && i + 1 < argc) {
@@ -265,7 +350,8 @@ int main(int argc, char **argv)
 		struct etm4_cfg cfg = { .trace_id = 0x10 + c, .sync_period = sync, .v8m = arch };
 
 		cores[c].enc = etm4_new(&cfg);
-		if (!cores[c].enc)
+		cores[c].mtb = mtb_new();
+		if (!cores[c].enc || !cores[c].mtb)
 			return 1;
 	}
 	while ((k = st_truth_next(tr, &r)) == 1) {
@@ -282,61 +368,63 @@ int main(int argc, char **argv)
 		struct core *co = &cores[c];
 		struct etm4_cfg cfg = { .trace_id = 0x10 + c, .sync_period = sync, .v8m = arch };
 		struct etm4_stats st;
-		const uint8_t *data;
-		size_t len;
+		struct mtb_stats ms;
+		const uint8_t *data, *mdata;
+		size_t len, mlen;
 		int dk;
 
 		if (etm4_flush(co->enc))
 			return 1;
 		data = etm4_data(co->enc, &len);
 		etm4_get_stats(co->enc, &st);
-		if (raw) {
-			FILE *f;
+		mdata = mtb_data(co->mtb, &mlen);
+		mtb_get_stats(co->mtb, &ms);
+		if (raw && (write_file(raw, "etm4", c, data, len) || write_file(raw, "mtb", c, mdata, mlen)))
+			return 1;
 
-			snprintf(path, sizeof(path), "%s/etm4-core%d.bin", raw, c);
-			f = fopen(path, "wb");
-			if (!f || fwrite(data, 1, len, f) != len || fclose(f)) {
-				error("etmcheck: cannot write %s", path);
-				return 1;
-			}
-		}
-		dk = etm_ocsd_decode(&cfg, &mem, data, len, check_pc, co);
-		if (!co->bad && !dk && co->got != co->covered) {
-			co->bad = 1;
-			co->bad_index = co->got_insns;
-			co->bad_want = co->want[co->got];
-			co->bad_got = ~0ull;
-		}
-		if (co->bad) {
-			char w[64], g[64];
-
-			show(w, sizeof(w), co->bad_want);
-			show(g, sizeof(g), co->bad_got);
-			fprintf(stderr, "etmcheck: %s: core %d: mismatch at instruction %zu: the truth has %s, "
-					"OpenCSD decoded %s\n",
-				rec, c, co->bad_index, w, g);
-			bad = 1;
-		} else if (dk)
-			bad = 1;
+		dk = etm_ocsd_decode(&cfg, &mem, data, len, check_etm4, co);
+		if (!co->e4.bad && !dk && co->e4.got != co->covered)
+			mismatch(&co->e4, co->want[co->e4.got], ~0ull);
+		bad |= report(rec, c, "ETMv4 (OpenCSD)", &co->e4) || dk;
 		tot_bytes += len;
 		tot_insns += co->insns;
 		if (!quiet)
-			printf("core %d: %zu instructions compared (%llu retired, %llu after the last P0 "
+			printf("core %d etm4: %zu instructions compared (%llu retired, %llu after the last P0 "
 			       "element untraced), %zu mismatches, %zu bytes, %.4f bits/instruction "
 			       "(%llu atoms, %llu addresses, %llu exceptions, %llu syncs)\n",
-			       c, co->got_insns, (unsigned long long)co->insns,
-			       (unsigned long long)(co->insns - st.traced), co->bad, len,
+			       c, co->e4.got_insns, (unsigned long long)co->insns,
+			       (unsigned long long)(co->insns - st.traced), co->e4.bad, len,
 			       co->insns ? 8.0 * len / co->insns : 0.0, (unsigned long long)st.atoms,
 			       (unsigned long long)st.addresses, (unsigned long long)st.exceptions,
 			       (unsigned long long)st.syncs);
+
+		co->mtb_from = ms.first;
+		co->mtb_to = ms.traced;
+		dk = mtb_decode(mdata, mlen, &mem, check_mtb, co);
+		if (!co->mt.bad && !dk && co->mt.got != co->mtb_to - co->mtb_from)
+			mismatch(&co->mt, co->pcs[co->mtb_from + co->mt.got], ~0ull);
+		bad |= report(rec, c, "MTB", &co->mt) || dk;
+		tot_mtb += mlen;
+		if (!quiet)
+			printf("core %d mtb: %zu instructions compared (%llu retired, %llu before the first "
+			       "packet and %llu after the last untraced), %zu mismatches, %zu bytes, "
+			       "%.4f bits/instruction (%llu packets)\n",
+			       c, co->mt.got_insns, (unsigned long long)co->insns,
+			       (unsigned long long)ms.first, (unsigned long long)(co->insns - ms.traced),
+			       co->mt.bad, mlen, co->insns ? 8.0 * mlen / co->insns : 0.0,
+			       (unsigned long long)ms.packets);
 	}
-	printf("etmcheck: %s: %d cores, ETMv4 (%s), %llu instructions, %llu bytes, %.4f bits/instruction, %s\n",
-	       rec, ncores, arch ? "ARMv8-M" : "ARMv7-M", (unsigned long long)tot_insns,
+	printf("etmcheck: %s: %d cores, %llu instructions; ETMv4 (%s) %llu bytes, %.4f bits/instruction; "
+	       "MTB %llu bytes, %.4f bits/instruction; %s\n",
+	       rec, ncores, (unsigned long long)tot_insns, arch ? "ARMv8-M" : "ARMv7-M",
 	       (unsigned long long)tot_bytes, tot_insns ? 8.0 * tot_bytes / tot_insns : 0.0,
+	       (unsigned long long)tot_mtb, tot_insns ? 8.0 * tot_mtb / tot_insns : 0.0,
 	       bad ? "MISMATCH" : "0 mismatches");
 	for (int c = 0; c < ncores; c++) {
 		etm4_free(cores[c].enc);
+		mtb_free(cores[c].mtb);
 		free(cores[c].want);
+		free(cores[c].pcs);
 	}
 	isa_elf_release(&elf);
 	for (int i = 0; i < img.n; i++)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "etm/etm4.h"
+#include "etm/mtb.h"
 #include "etm/ocsd.h"
 #include "etm/thumb.h"
 #include "tests/unit/tap.h"
@@ -118,7 +119,7 @@ static struct etm4_insn I(uint32_t pc, uint32_t next, unsigned flags)
 }
 
 struct got {
-	uint64_t v[256];
+	uint64_t v[1024];
 	int n;
 };
 
@@ -126,7 +127,7 @@ static int collect(void *ctx, uint64_t pc)
 {
 	struct got *g = ctx;
 
-	if (g->n == 256)
+	if (g->n == 1024)
 		return -1;
 	g->v[g->n++] = pc;
 	return 0;
@@ -332,6 +333,62 @@ static void test_periodic_sync(void)
 	etm4_free(e);
 }
 
+/* MTB: packets by hand (DDI 0486), then decoded back over the image. */
+static void test_mtb(void)
+{
+	struct mtb *m = mtb_new();
+	struct mtb_stats st;
+	struct got g = { .n = 0 };
+	const uint8_t *data;
+	size_t n;
+	int ok = 1;
+
+	ok &= !mtb_insn(m, 0x100, 2, 0x102, 0);		   /* nop: sequential, no packet */
+	ok &= !mtb_insn(m, 0x102, 2, 0x200, 0);		   /* b 0x200 */
+	ok &= !mtb_insn(m, 0x200, 2, 0x104, 0);		   /* bx lr */
+	ok &= !mtb_insn(m, 0x104, 2, 0x106, 0);		   /* bne . not taken: no packet */
+	ok &= !mtb_exception(m, 0x106, 0x300);		   /* an interrupt before 0x106 */
+	ok &= !mtb_insn(m, 0x300, 2, 0x106, 0xfffffff9); /* its return */
+	ok &= !mtb_insn(m, 0x106, 2, 0x108, 0);
+	ok &= !mtb_insn(m, 0x108, 2, 0x108, 0); /* b . */
+	ok &= !mtb_insn(m, 0x108, 2, 0x108, 0);
+	tap_ok(ok, "mtb: encode branches, an exception and its return");
+	static const uint8_t want[] = {
+		0x02, 0x01, 0x00, 0x00, 0x01, 0x02, 0x00, 0x00, /* 0x102 -> 0x200, S = 1 (first) */
+		0x00, 0x02, 0x00, 0x00, 0x04, 0x01, 0x00, 0x00, /* 0x200 -> 0x104 */
+		0x07, 0x01, 0x00, 0x00, 0x00, 0x03, 0x00, 0x00, /* A = 1: return address 0x106 -> handler */
+		0x00, 0x03, 0x00, 0x00, 0xf8, 0xff, 0xff, 0xff, /* bx lr -> EXC_RETURN 0xfffffff9 */
+		0xf9, 0xff, 0xff, 0xff, 0x06, 0x01, 0x00, 0x00, /* A = 1: EXC_RETURN -> 0x106 */
+		0x08, 0x01, 0x00, 0x00, 0x08, 0x01, 0x00, 0x00, /* b . */
+		0x08, 0x01, 0x00, 0x00, 0x08, 0x01, 0x00, 0x00,
+	};
+	data = mtb_data(m, &n);
+	bytes_are(data, n, want, sizeof(want), "mtb packets");
+	mtb_get_stats(m, &st);
+	tap_ok(st.packets == 7 && st.first == 2 && st.traced == 8,
+	       "mtb: 7 packets, 2 instructions before the first destination, %llu traced",
+	       (unsigned long long)st.traced);
+
+	static const uint64_t path[] = { 0x200, 0x104, 0x300, 0x106, 0x108, 0x108 };
+	int dk = mtb_decode(data, n, &image, collect, &g);
+	tap_ok(!dk && g.n == (int)ARRAY_SIZE(path) && !memcmp(g.v, path, sizeof(path)),
+	       "mtb: decoded back (%d of %zu instructions)", g.n, ARRAY_SIZE(path));
+
+	uint8_t bad[sizeof(want)];
+	memcpy(bad, want, sizeof(want));
+	bad[12] = 0x0a; /* 0x200 -> 0x10a: no straight path from 0x10a to 0x106 */
+	g.n = 0;
+	tap_ok(mtb_decode(bad, sizeof(bad), &image, collect, &g) == -1,
+	       "mtb: a destination with no path to the next source is an error");
+	memcpy(bad, want, 8);	    /* 0x102 -> 0x200, then */
+	memcpy(bad + 8, want + 32, 8); /* EXC_RETURN -> 0x106 with no return to it before */
+	g.n = 0;
+	tap_ok(mtb_decode(bad, 16, &image, collect, &g) == -1,
+	       "mtb: an EXC_RETURN packet with no return before it is refused");
+	tap_ok(mtb_decode(want, 12, &image, collect, &g) == -1, "mtb: 12 bytes is no whole packet");
+	mtb_free(m);
+}
+
 int main(void)
 {
 	build_image();
@@ -339,5 +396,6 @@ int main(void)
 	test_sequence();
 	test_formats();
 	test_periodic_sync();
+	test_mtb();
 	return tap_done();
 }
