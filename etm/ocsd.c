@@ -14,7 +14,7 @@
 #include "etm/ocsd.h"
 
 struct dec {
-	const struct etm4_cfg *cfg;
+	unsigned trace_id;
 	const struct etm_ocsd_mem *mem;
 	etm_ocsd_fn fn;
 	void *ctx;
@@ -65,7 +65,7 @@ static int range(struct dec *d, const ocsd_generic_trace_elem *el)
 
 		if (!r)
 			return error("etm ocsd: trace ID 0x%x: range 0x%08llx..0x%08llx leaves the image at 0x%08x",
-				     d->cfg->trace_id, (unsigned long long)el->st_addr,
+				     d->trace_id, (unsigned long long)el->st_addr,
 				     (unsigned long long)el->en_addr, pc);
 		hw1 = r->data[pc - r->base] | r->data[pc - r->base + 1] << 8;
 		if (d->fn(d->ctx, pc))
@@ -75,7 +75,7 @@ static int range(struct dec *d, const ocsd_generic_trace_elem *el)
 	}
 	if (pc != el->en_addr || n != el->num_instr_range)
 		return error("etm ocsd: trace ID 0x%x: range 0x%08llx..0x%08llx holds %u instructions, OpenCSD says %u",
-			     d->cfg->trace_id, (unsigned long long)el->st_addr,
+			     d->trace_id, (unsigned long long)el->st_addr,
 			     (unsigned long long)el->en_addr, n, el->num_instr_range);
 	return 0;
 }
@@ -118,49 +118,39 @@ static ocsd_datapath_resp_t elem_cb(const void *p, const ocsd_trc_index_t idx, c
 	return OCSD_RESP_CONT;
 }
 
-int etm_ocsd_decode(const struct etm4_cfg *cfg, const struct etm_ocsd_mem *mem,
-		    const uint8_t *data, size_t len, etm_ocsd_fn fn, void *ctx)
+/* One decode tree with the decoder name (OCSD_BUILTIN_DCD_*) set up by ocfg. */
+static int decode(const char *name, const void *ocfg, unsigned trace_id,
+		  const struct etm_ocsd_mem *mem, const uint8_t *data, size_t len, etm_ocsd_fn fn,
+		  void *ctx)
 {
-	struct dec d = { .cfg = cfg, .mem = mem, .fn = fn, .ctx = ctx };
-	struct etm4_regs r;
-	ocsd_etmv4_cfg oc = { 0 };
+	struct dec d = { .trace_id = trace_id, .mem = mem, .fn = fn, .ctx = ctx };
 	dcd_tree_handle_t t;
 	unsigned char csid = 0;
 	ocsd_datapath_resp_t resp = OCSD_RESP_CONT;
 	size_t done = 0;
 	int ret = -1;
 
-	etm4_regs(cfg, &r);
-	oc.reg_idr0 = r.idr0;
-	oc.reg_idr1 = r.idr1;
-	oc.reg_idr2 = r.idr2;
-	oc.reg_idr8 = r.idr8;
-	oc.reg_configr = r.configr;
-	oc.reg_traceidr = r.traceidr;
-	oc.arch_ver = cfg->v8m ? ARCH_V8 : ARCH_V7;
-	oc.core_prof = profile_CortexM;
-
 	t = ocsd_create_dcd_tree(OCSD_TRC_SRC_SINGLE, 0);
 	if (t == C_API_INVALID_TREE_HANDLE)
 		return error("etm ocsd: trace ID 0x%x: cannot create an OpenCSD decode tree",
-			     cfg->trace_id);
+			     trace_id);
 	if (ocsd_def_errlog_init(OCSD_ERR_SEV_ERROR, 1) != OCSD_OK ||
 	    ocsd_def_errlog_config_output(C_API_MSGLOGOUT_FLG_NONE, NULL) != OCSD_OK ||
 	    ocsd_def_errlog_set_strprint_cb(t, &d, log_cb) != OCSD_OK) {
-		error("etm ocsd: trace ID 0x%x: cannot set up OpenCSD's error log", cfg->trace_id);
+		error("etm ocsd: trace ID 0x%x: cannot set up OpenCSD's error log", trace_id);
 		goto out;
 	}
-	if (ocsd_dt_create_decoder(t, OCSD_BUILTIN_DCD_ETMV4I, OCSD_CREATE_FLG_FULL_DECODER, &oc,
-				   &csid) != OCSD_OK) {
-		error("etm ocsd: trace ID 0x%x: OpenCSD refuses the ETMv4 configuration (%s)",
-		      cfg->trace_id, d.msg);
+	if (ocsd_dt_create_decoder(t, name, OCSD_CREATE_FLG_FULL_DECODER, ocfg, &csid) !=
+	    OCSD_OK) {
+		error("etm ocsd: trace ID 0x%x: OpenCSD refuses the %s configuration (%s)", trace_id,
+		      name, d.msg);
 		goto out;
 	}
 	if (ocsd_dt_set_gen_elem_outfn(t, elem_cb, &d) != OCSD_OK ||
 	    ocsd_dt_add_callback_mem_acc(t, 0, 0xffffffffull, OCSD_MEM_SPACE_ANY, mem_read, mem) !=
 		    OCSD_OK) {
 		error("etm ocsd: trace ID 0x%x: cannot attach the element sink or the image",
-		      cfg->trace_id);
+		      trace_id);
 		goto out;
 	}
 	while (done < len && !d.failed) {
@@ -176,17 +166,51 @@ int etm_ocsd_decode(const struct etm4_cfg *cfg, const struct etm_ocsd_mem *mem,
 	if (!d.failed && !OCSD_DATA_RESP_IS_FATAL(resp))
 		resp = ocsd_dt_process_data(t, OCSD_OP_EOT, 0, 0, NULL, NULL);
 	if (d.failed) {
-		error("etm ocsd: trace ID 0x%x: decode stopped at byte %zu of %zu", cfg->trace_id, done,
+		error("etm ocsd: trace ID 0x%x: decode stopped at byte %zu of %zu", trace_id, done,
 		      len);
 		goto out;
 	}
 	if (OCSD_DATA_RESP_IS_FATAL(resp) || done < len) {
 		error("etm ocsd: trace ID 0x%x: OpenCSD fails at byte %zu of %zu (response %d): %s",
-		      cfg->trace_id, done, len, (int)resp, d.msg[0] ? d.msg : "no message");
+		      trace_id, done, len, (int)resp, d.msg[0] ? d.msg : "no message");
 		goto out;
 	}
 	ret = 0;
 out:
 	ocsd_destroy_dcd_tree(t);
 	return ret;
+}
+
+int etm_ocsd_decode(const struct etm4_cfg *cfg, const struct etm_ocsd_mem *mem,
+		    const uint8_t *data, size_t len, etm_ocsd_fn fn, void *ctx)
+{
+	struct etm4_regs r;
+	ocsd_etmv4_cfg oc = { 0 };
+
+	etm4_regs(cfg, &r);
+	oc.reg_idr0 = r.idr0;
+	oc.reg_idr1 = r.idr1;
+	oc.reg_idr2 = r.idr2;
+	oc.reg_idr8 = r.idr8;
+	oc.reg_configr = r.configr;
+	oc.reg_traceidr = r.traceidr;
+	oc.arch_ver = cfg->v8m ? ARCH_V8 : ARCH_V7;
+	oc.core_prof = profile_CortexM;
+	return decode(OCSD_BUILTIN_DCD_ETMV4I, &oc, cfg->trace_id, mem, data, len, fn, ctx);
+}
+
+int etm_ocsd_decode3(const struct etm3_cfg *cfg, const struct etm_ocsd_mem *mem,
+		     const uint8_t *data, size_t len, etm_ocsd_fn fn, void *ctx)
+{
+	struct etm3_regs r;
+	ocsd_etmv3_cfg oc = { 0 };
+
+	etm3_regs(cfg, &r);
+	oc.reg_idr = r.idr;
+	oc.reg_ctrl = r.ctrl;
+	oc.reg_ccer = r.ccer;
+	oc.reg_trc_id = r.traceidr;
+	oc.arch_ver = ARCH_V7;
+	oc.core_prof = profile_CortexM;
+	return decode(OCSD_BUILTIN_DCD_ETMV3, &oc, cfg->trace_id, mem, data, len, fn, ctx);
 }

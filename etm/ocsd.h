@@ -1,8 +1,8 @@
 /*
- * ocsd: decoding an ETMv4 instruction-trace stream with OpenCSD (the
- * libopencsd C API): one decode tree per stream, an ETMv4 instruction
- * decoder set up from the registers etm4_regs() gives, and the program
- * image as its memory. OpenCSD's generic elements come back as the
+ * ocsd: decoding an ETMv4 or ETMv3 instruction-trace stream with OpenCSD
+ * (the libopencsd C API): one decode tree per stream, OpenCSD's ETMv4
+ * instruction decoder (or ETMv3 decoder) set up from the registers
+ * etm4_regs() (etm3_regs()) gives, and the program image as its memory. OpenCSD's generic elements come back as the
  * sequence of executed instruction addresses.
  */
 #ifndef RAPTOR_ETM_OCSD_H
@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "etm/etm3.h"
 #include "etm/etm4.h"
 #include "util/util.h"
 
@@ -49,5 +50,8 @@ const struct etm_region *etm_ocsd_region(const struct etm_ocsd_mem *m, uint32_t 
  */
 int etm_ocsd_decode(const struct etm4_cfg *cfg, const struct etm_ocsd_mem *mem,
 		    const uint8_t *data, size_t len, etm_ocsd_fn fn, void *ctx) MUST_CHECK;
+/* The same for an ETMv3 stream (etm3), with OpenCSD's ETMv3 decoder (ARMv7-M). */
+int etm_ocsd_decode3(const struct etm3_cfg *cfg, const struct etm_ocsd_mem *mem,
+		     const uint8_t *data, size_t len, etm_ocsd_fn fn, void *ctx) MUST_CHECK;
 
 #endif

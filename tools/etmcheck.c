@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "etm/etm3.h"
 #include "etm/etm4.h"
 #include "etm/mtb.h"
 #include "etm/ocsd.h"
@@ -43,6 +44,7 @@ struct cmp {
 
 struct core {
 	struct etm4 *enc;
+	struct etm3 *e3;
 	struct mtb *mtb;
 	uint32_t *pcs; /* the retired instructions alone, for the MTB */
 	size_t npcs, pcs_cap;
@@ -54,7 +56,7 @@ struct core {
 	uint32_t exc[EXC_DEPTH];    /* preferred return addresses of active exceptions */
 	int nexc;
 	/* decode side */
-	struct cmp e4, mt;
+	struct cmp e4, e3c, mt;
 	size_t mtb_from, mtb_to; /* pcs[mtb_from..mtb_to) are in the MTB */
 };
 
@@ -156,6 +158,27 @@ static int check_etm4(void *ctx, uint64_t v)
 	return 0;
 }
 
+/* The ETMv3 side expects every element, exceptions in ETMv3's numbering. */
+static uint64_t want3(const struct core *c, size_t i)
+{
+	uint64_t v = c->want[i];
+
+	return v & ETM_OCSD_EXC ? ETM_OCSD_EXC | etm3_exception_number(v & 0x3ff) : v;
+}
+
+static int check_etm3(void *ctx, uint64_t v)
+{
+	struct core *c = ctx;
+	struct cmp *m = &c->e3c;
+
+	if (m->got >= c->n || want3(c, m->got) != v)
+		return mismatch(m, m->got < c->n ? want3(c, m->got) : ~0ull, v);
+	m->got++;
+	if (!(v & ETM_OCSD_EXC))
+		m->got_insns++;
+	return 0;
+}
+
 /* the MTB decoder's next instruction */
 static int check_mtb(void *ctx, uint64_t v)
 {
@@ -195,7 +218,7 @@ static int step(struct core *c, int ci, const struct st_truth_rec *r, const stru
 		c->exc[c->nexc] = c->cur_pc;
 		c->excret[c->nexc++] = r->regs[ISA_R_LR];
 		if (etm4_exception(c->enc, r->exc, c->cur_pc, next) || push(c, ETM_OCSD_EXC | r->exc) ||
-		    mtb_exception(c->mtb, c->cur_pc, next))
+		    etm3_exception(c->e3, r->exc, next) || mtb_exception(c->mtb, c->cur_pc, next))
 			return -1;
 		c->covered = c->n;
 		c->cur_pc = next;
@@ -237,7 +260,7 @@ static int step(struct core *c, int ci, const struct st_truth_rec *r, const stru
 		excret = c->excret[c->nexc - 1];
 	}
 	if (etm4_insn(c->enc, &in) || push(c, r->pc) || push_pc(c, r->pc) ||
-	    mtb_insn(c->mtb, r->pc, in.size, next, excret))
+	    etm3_insn(c->e3, &in) || mtb_insn(c->mtb, r->pc, in.size, next, excret))
 		return -1;
 	c->insns++;
 	if (in.flags & ETM4_TAIL) {
@@ -245,7 +268,7 @@ static int step(struct core *c, int ci, const struct st_truth_rec *r, const stru
 		unsigned num = r->regs[ISA_R_XPSR] & 0x1ff;
 
 		if (etm4_exception(c->enc, num, c->exc[c->nexc - 1], next) ||
-		    push(c, ETM_OCSD_EXC | num))
+		    etm3_exception(c->e3, num, next) || push(c, ETM_OCSD_EXC | num))
 			return -1;
 		c->excret[c->nexc - 1] = r->regs[ISA_R_LR];
 	} else if (in.flags & ETM4_EXC_RETURN)
@@ -302,7 +325,7 @@ int main(int argc, char **argv)
 	static struct core cores[ST_TRUTH_MAX_CORES];
 	static struct image img;
 	struct etm_ocsd_mem mem = { .regions = img.r };
-	uint64_t tot_bytes = 0, tot_insns = 0, tot_mtb = 0;
+	uint64_t tot_bytes = 0, tot_insns = 0, tot_mtb = 0, tot_e3 = 0;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--sync") && i + 1 < argc) {
@@ -350,8 +373,11 @@ int main(int argc, char **argv)
 		struct etm4_cfg cfg = { .trace_id = 0x10 + c, .sync_period = sync, .v8m = arch };
 
 		cores[c].enc = etm4_new(&cfg);
+		struct etm3_cfg cfg3 = { .trace_id = 0x10 + c, .sync_period = sync };
+
+		cores[c].e3 = etm3_new(&cfg3);
 		cores[c].mtb = mtb_new();
-		if (!cores[c].enc || !cores[c].mtb)
+		if (!cores[c].enc || !cores[c].e3 || !cores[c].mtb)
 			return 1;
 	}
 	while ((k = st_truth_next(tr, &r)) == 1) {
@@ -398,6 +424,31 @@ int main(int argc, char **argv)
 			       (unsigned long long)st.addresses, (unsigned long long)st.exceptions,
 			       (unsigned long long)st.syncs);
 
+		struct etm3_cfg cfg3 = { .trace_id = 0x10 + c, .sync_period = sync };
+		struct etm4_stats st3;
+		const uint8_t *d3;
+		size_t len3;
+
+		if (etm3_flush(co->e3))
+			return 1;
+		d3 = etm3_data(co->e3, &len3);
+		etm3_get_stats(co->e3, &st3);
+		if (raw && write_file(raw, "etm3", c, d3, len3))
+			return 1;
+		dk = etm_ocsd_decode3(&cfg3, &mem, d3, len3, check_etm3, co);
+		if (!co->e3c.bad && !dk && co->e3c.got != co->n)
+			mismatch(&co->e3c, want3(co, co->e3c.got), ~0ull);
+		bad |= report(rec, c, "ETMv3 (OpenCSD)", &co->e3c) || dk;
+		tot_e3 += len3;
+		if (!quiet)
+			printf("core %d etm3: %zu instructions compared (%llu retired), %zu mismatches, "
+			       "%zu bytes, %.4f bits/instruction (%llu addresses, %llu exceptions, "
+			       "%llu syncs)\n",
+			       c, co->e3c.got_insns, (unsigned long long)co->insns, co->e3c.bad, len3,
+			       co->insns ? 8.0 * len3 / co->insns : 0.0,
+			       (unsigned long long)st3.addresses, (unsigned long long)st3.exceptions,
+			       (unsigned long long)st3.syncs);
+
 		co->mtb_from = ms.first;
 		co->mtb_to = ms.traced;
 		dk = mtb_decode(mdata, mlen, &mem, check_mtb, co);
@@ -415,13 +466,15 @@ int main(int argc, char **argv)
 			       (unsigned long long)ms.packets);
 	}
 	printf("etmcheck: %s: %d cores, %llu instructions; ETMv4 (%s) %llu bytes, %.4f bits/instruction; "
-	       "MTB %llu bytes, %.4f bits/instruction; %s\n",
+	       "ETMv3 %llu bytes, %.4f bits/instruction; MTB %llu bytes, %.4f bits/instruction; %s\n",
 	       rec, ncores, (unsigned long long)tot_insns, arch ? "ARMv8-M" : "ARMv7-M",
 	       (unsigned long long)tot_bytes, tot_insns ? 8.0 * tot_bytes / tot_insns : 0.0,
+	       (unsigned long long)tot_e3, tot_insns ? 8.0 * tot_e3 / tot_insns : 0.0,
 	       (unsigned long long)tot_mtb, tot_insns ? 8.0 * tot_mtb / tot_insns : 0.0,
 	       bad ? "MISMATCH" : "0 mismatches");
 	for (int c = 0; c < ncores; c++) {
 		etm4_free(cores[c].enc);
+		etm3_free(cores[c].e3);
 		mtb_free(cores[c].mtb);
 		free(cores[c].want);
 		free(cores[c].pcs);
