@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "etm/etm3.h"
 #include "etm/etm4.h"
 #include "etm/mtb.h"
 #include "etm/ocsd.h"
@@ -333,6 +334,64 @@ static void test_periodic_sync(void)
 	etm4_free(e);
 }
 
+/* ETMv3: the same program as test_sequence, packets by hand (IHI 0014). */
+static void test_etm3(void)
+{
+	struct etm3_cfg cfg = { .trace_id = 0x13, .sync_period = 4096 };
+	struct etm3 *e = etm3_new(&cfg);
+	struct etm4_insn seq[] = {
+		I(0x100, 0x102, 0), I(0x102, 0x200, 0), I(0x200, 0x104, 0), I(0x104, 0x106, 0),
+		I(0x106, 0x108, 0),
+	};
+	struct etm4_insn after[] = { I(0x300, 0x108, ETM4_EXC_RETURN), I(0x108, 0x108, 0) };
+	struct got g = { .n = 0 };
+	const uint8_t *data;
+	size_t n;
+	int ok = 1;
+
+	for (size_t i = 0; i < ARRAY_SIZE(seq); i++)
+		ok &= !etm3_insn(e, &seq[i]);
+	ok &= !etm3_exception(e, 15, 0x300);
+	for (size_t i = 0; i < ARRAY_SIZE(after); i++)
+		ok &= !etm3_insn(e, &after[i]);
+	ok &= !etm3_flush(e);
+	tap_ok(ok, "etm3: encode the program");
+	static const uint8_t want[] = {
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x80, /* A-sync */
+		0x08, 0x20, 0x01, 0x01, 0x00, 0x00, /* I-sync, trace enabled: 0x100, Thumb */
+		0x8c,				    /* P-header: E E E (nop, b, bx lr) */
+		0x05,				    /* branch address, 1 byte: 0x104 */
+		0xc0,				    /* P-header: N (bne) */
+		0x84,				    /* P-header: E (nop) */
+		0x81, 0x46, 0x1e,		    /* branch 0x300 with exception 15 (SysTick) */
+		0x84,				    /* P-header: E (bx lr) */
+		0x76,				    /* exception exit */
+		0x89, 0x02,			    /* branch address, 2 bytes: 0x108 */
+		0x84,				    /* P-header: E (b .) */
+	};
+	data = etm3_data(e, &n);
+	bytes_are(data, n, want, sizeof(want), "etm3 packets");
+	static const uint64_t path[] = { 0x100, 0x102, 0x200, 0x104, 0x106, ETM_OCSD_EXC | 15,
+					 0x300, 0x108 };
+	int dk = etm_ocsd_decode3(&cfg, &image, data, n, collect, &g);
+	tap_ok(!dk && g.n == (int)ARRAY_SIZE(path) && !memcmp(g.v, path, sizeof(path)),
+	       "etm3: OpenCSD decodes the path back (%d of %zu elements)", g.n, ARRAY_SIZE(path));
+
+	/* IRQ 20 (exception 36): two exception bytes; a far handler: five address bytes */
+	ok = !etm3_exception(e, 36, 0x12345678);
+	data = etm3_data(e, &n);
+	static const uint8_t irq[] = { 0xf9, 0xac, 0xd1, 0x91, 0x51, 0x88, 0x02 };
+	bytes_are(n >= sizeof(irq) ? data + n - sizeof(irq) : data, n >= sizeof(irq) ? sizeof(irq) : n,
+		  irq, sizeof(irq), "etm3: IRQ 20 to 0x12345678");
+	tap_is_int(etm3_exception_number(3), 19, "etm3: HardFault is 19");
+	tap_is_int(etm3_exception_number(16), 8, "etm3: IRQ 0 is 8");
+	tap_is_int(etm3_exception_number(17), 1, "etm3: IRQ 1 is 1");
+	tap_is_int(etm3_exception_number(11), 11, "etm3: SVCall is 11");
+	tap_is_int(etm3_exception_number(40), 40, "etm3: IRQ 24 is 40");
+	tap_is_int(etm3_exception_number(7), -1, "etm3: 7 is reserved");
+	etm3_free(e);
+}
+
 /* MTB: packets by hand (DDI 0486), then decoded back over the image. */
 static void test_mtb(void)
 {
@@ -396,6 +455,7 @@ int main(void)
 	test_sequence();
 	test_formats();
 	test_periodic_sync();
+	test_etm3();
 	test_mtb();
 	return tap_done();
 }
