@@ -1,23 +1,29 @@
 /*
- * etmcheck: encode a recording's ground truth as the ETMv4 instruction
- * trace each core's trace unit would write (etm/etm4), decode every
- * core's stream with OpenCSD (etm/ocsd) and compare the decoded path with
- * the truth, instruction by instruction and exception by exception.
+ * etmcheck: encode a recording's ground truth as the trace each core's
+ * real trace port would write -- ETMv4 (etm/etm4), ETMv3.5 (etm/etm3) and
+ * the MTB (etm/mtb) -- decode every core's ETM streams with OpenCSD
+ * (etm/ocsd) and its MTB buffer with raptor's MTB decoder, and compare
+ * each decoded path with the truth, instruction by instruction (and
+ * exception by exception where the format says which).
  *
  *   etmcheck REC [--sync BYTES] [--v7m | --v8m] [--raw DIR] [-q]
  *
  * REC/truth.gz gives every core's retired instructions (and the PC after
  * each, hence branch outcomes and targets) and exception entries;
- * REC/program.elf is the code image OpenCSD walks. Core c gets trace ID
- * 0x10 + c. --raw DIR writes DIR/etm4-coreC.bin, each core's raw stream.
- * --v8m / --v7m pick the architecture the decoder is told (the default
- * follows the manifest's core model: ARMv8-M for the M33, else ARMv7-M).
+ * REC/program.elf is the code image the decoders walk. Core c gets trace
+ * ID 0x10 + c. --sync: the ETMs' sync period (default 4096 bytes). --raw
+ * DIR writes DIR/etm4-coreC.bin, DIR/etm3-coreC.bin and DIR/mtb-coreC.bin,
+ * each core's raw stream or buffer. --v8m / --v7m pick the architecture
+ * OpenCSD's ETMv4 decoder is told (the default follows the manifest's core
+ * model: ARMv8-M for the M33, else ARMv7-M).
  *
- * Per core it prints the instructions compared, the mismatches, the trace
- * bytes and bits per instruction. The instructions after a core's last P0
- * element (branch or exception) are in no ETM trace: they are counted as
- * untraced, never compared. Exit 1 on any mismatch (naming core,
- * instruction index and both PCs) or decode error, 2 on bad usage.
+ * Per core and format it prints the instructions compared, the
+ * mismatches, the bytes and bits per instruction. The instructions no
+ * trace of that format can show are counted, never compared: after a
+ * core's last P0 element for ETMv4; before the first packet's destination
+ * and after the last packet's source for the MTB. Exit 1 on any mismatch
+ * (naming core, format, instruction index and both PCs) or decode error,
+ * 2 on bad usage.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,7 +41,10 @@
 #define REGION_GAP 4096 /* segments closer than this share one region */
 #define EXC_DEPTH 64
 
-static const char usage[] = "usage: etmcheck REC [--sync BYTES] [--v7m | --v8m] [--raw DIR] [-q]\n";
+static const char usage[] =
+    "usage: etmcheck REC [--sync BYTES] [--v7m | --v8m] [--raw DIR] [-q]\n"
+    "  encode REC's ground truth as each core's ETMv4, ETMv3.5 and MTB trace, decode\n"
+    "  them (OpenCSD for the ETMs) and compare with the truth, instruction by instruction\n";
 
 struct cmp {
 	size_t got, got_insns, bad, bad_index;

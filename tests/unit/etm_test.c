@@ -433,6 +433,13 @@ static void test_mtb(void)
 	tap_ok(!dk && g.n == (int)ARRAY_SIZE(path) && !memcmp(g.v, path, sizeof(path)),
 	       "mtb: decoded back (%d of %zu instructions)", g.n, ARRAY_SIZE(path));
 
+	/* a wrapped buffer: decoding starts at its oldest whole packet */
+	static const uint64_t tail[] = { 0x104, 0x300, 0x106, 0x108, 0x108 };
+	g.n = 0;
+	dk = mtb_decode(want + 8, sizeof(want) - 8, &image, collect, &g);
+	tap_ok(!dk && g.n == (int)ARRAY_SIZE(tail) && !memcmp(g.v, tail, sizeof(tail)),
+	       "mtb: a buffer that lost its first packet decodes from the next one");
+
 	uint8_t bad[sizeof(want)];
 	memcpy(bad, want, sizeof(want));
 	bad[12] = 0x0a; /* 0x200 -> 0x10a: no straight path from 0x10a to 0x106 */
