@@ -39,8 +39,8 @@ struct etm3 {
 	size_t len, cap;
 	size_t sync_at;
 	int started;
-	unsigned ecount;   /* E atoms waiting for their P-header */
-	uint32_t last;     /* last address sent */
+	unsigned ecount; /* E atoms waiting for their P-header */
+	uint32_t last;	 /* last address sent */
 	struct etm4_stats st;
 };
 
@@ -62,8 +62,8 @@ int etm3_exception_number(unsigned ipsr)
 	/* the v7-M exception encoding of ETMv3 (IHI 0014, "Exception encoding
 	   for ARMv7-M"): not the IPSR order */
 	static const signed char map[16] = {
-		[1] = 17, [2] = 10, [3] = 19, [4] = 13, [5] = 21, [6] = 9,
-		[11] = 11, [12] = 12, [14] = 14, [15] = 15,
+	    [1] = 17, [2] = 10,	 [3] = 19,  [4] = 13,  [5] = 21,
+	    [6] = 9,  [11] = 11, [12] = 12, [14] = 14, [15] = 15,
 	};
 
 	if (ipsr >= 24 && ipsr < 512)
@@ -115,8 +115,8 @@ static int put(struct etm3 *e, const uint8_t *b, size_t n)
 			cap *= 2;
 		nb = realloc(e->buf, cap);
 		if (!nb)
-			return error("etm3: trace ID 0x%x: out of memory at byte %zu", e->cfg.trace_id,
-				     e->len);
+			return error("etm3: trace ID 0x%x: out of memory at byte %zu",
+				     e->cfg.trace_id, e->len);
 		e->buf = nb;
 		e->cap = cap;
 	}
@@ -202,8 +202,8 @@ static int branch(struct etm3 *e, uint32_t a, int exc)
 
 static int sync(struct etm3 *e, uint32_t pc, int first)
 {
-	static const uint8_t async[6] = { 0, 0, 0, 0, 0, 0x80 };
-	uint8_t is[6] = { 0x08, first ? 0x20 : 0x00, (pc & 0xfe) | 1, pc >> 8, pc >> 16, pc >> 24 };
+	static const uint8_t async[6] = {0, 0, 0, 0, 0, 0x80};
+	uint8_t is[6] = {0x08, first ? 0x20 : 0x00, (pc & 0xfe) | 1, pc >> 8, pc >> 16, pc >> 24};
 
 	if (atoms_out(e) || put(e, async, sizeof(async)) || put(e, is, sizeof(is)))
 		return -1;
@@ -219,8 +219,8 @@ int etm3_insn(struct etm3 *e, const struct etm4_insn *in)
 	int taken = in->next != in->pc + in->size;
 
 	if (in->size != 2 && in->size != 4)
-		return error("etm3: trace ID 0x%x: instruction at 0x%08x of size %u", e->cfg.trace_id,
-			     in->pc, in->size);
+		return error("etm3: trace ID 0x%x: instruction at 0x%08x of size %u",
+			     e->cfg.trace_id, in->pc, in->size);
 	if (!e->started) {
 		if (sync(e, in->pc, 1))
 			return -1;
@@ -230,8 +230,7 @@ int etm3_insn(struct etm3 *e, const struct etm4_insn *in)
 	e->st.insns++;
 	e->st.traced = e->st.insns;
 	switch (in->kind) {
-	case ETM_THUMB_DIRECT:
-		return atom(e, taken);
+	case ETM_THUMB_DIRECT: return atom(e, taken);
 	case ETM_THUMB_INDIRECT:
 		if (!taken && !(in->flags & ETM4_EXC_RETURN))
 			return atom(e, 0);

@@ -52,20 +52,20 @@
 
 #include "etm/etm4.h"
 
-#define QMAX 64 /* atoms queued before F6 packing is forced */
+#define QMAX 32 /* the atom queue: atoms_out keeps it under 24 */
 
 struct etm4 {
 	struct etm4_cfg cfg;
 	uint8_t *buf;
 	size_t len, cap;
-	size_t sync_at;       /* len at the last A-sync */
-	int started;          /* the first instruction was traced */
-	int at_boundary;      /* the next instruction starts a new walk (after P0 / exception) */
-	int pend_target;      /* an indirect E atom waits for its target's address */
+	size_t sync_at;	 /* len at the last A-sync */
+	int started;	 /* the first instruction was traced */
+	int at_boundary; /* the next instruction starts a new walk (after P0 / exception) */
+	int pend_target; /* an indirect E atom waits for its target's address */
 	uint32_t target;
-	uint8_t atoms[QMAX];  /* 1 = E, oldest first */
+	uint8_t atoms[QMAX]; /* 1 = E, oldest first */
 	int natoms;
-	uint32_t hist[3];     /* address history, 0 newest */
+	uint32_t hist[3]; /* address history, 0 newest */
 	struct etm4_stats st;
 };
 
@@ -75,13 +75,14 @@ void etm4_regs(const struct etm4_cfg *cfg, struct etm4_regs *r)
 
 	while ((1u << n) < cfg->sync_period)
 		n++;
-	/* TRCIDR0: bit 0 RES1; INSTP0, TRCBB, TRCCOND, TRCCCI, RETSTACK, QSUPP, TSSIZE, COMMOPT all 0 */
+	/* TRCIDR0: bit 0 RES1; INSTP0, TRCBB, TRCCOND, TRCCCI, RETSTACK, QSUPP,
+	   TSSIZE, COMMOPT all 0 */
 	r->idr0 = 0x00000001;
 	/* TRCIDR1: designer ARM (0x41), bits[15:12] RES1, TRCARCHMAJ 4, TRCARCHMIN 2 */
 	r->idr1 = 0x4100f420;
 	/* TRCIDR2: IASIZE 4 (32-bit); CIDSIZE, VMIDSIZE, DASIZE, DVSIZE 0; CCSIZE 0 (12 bits) */
 	r->idr2 = 0x00000004;
-	r->idr8 = 0; /* MAXSPEC: no speculation, so no commit packets */
+	r->idr8 = 0;	/* MAXSPEC: no speculation, so no commit packets */
 	r->configr = 0; /* BB, CCI, CID, VMID, COND, TS, RS, QE all off; no data trace */
 	r->traceidr = cfg->trace_id;
 	r->syncpr = n; /* TRCSYNCPR.PERIOD: 2^n bytes */
@@ -127,8 +128,8 @@ static int put(struct etm4 *e, const uint8_t *b, size_t n)
 			cap *= 2;
 		nb = realloc(e->buf, cap);
 		if (!nb)
-			return error("etm4: trace ID 0x%x: out of memory at byte %zu", e->cfg.trace_id,
-				     e->len);
+			return error("etm4: trace ID 0x%x: out of memory at byte %zu",
+				     e->cfg.trace_id, e->len);
 		e->buf = nb;
 		e->cap = cap;
 	}
@@ -142,7 +143,10 @@ static int put1(struct etm4 *e, uint8_t b)
 	return put(e, &b, 1);
 }
 
-/* One atom packet from the head of the queue (n = how many may go). */
+/*
+ * One atom packet from the head of the queue: F6 for a run of E's that
+ * some atom ends (or, forced, for a run of 4 or more), else F3, F2, F1.
+ */
 static int atom_packet(struct etm4 *e, int force)
 {
 	int n = e->natoms, run = 0, take;
@@ -233,9 +237,9 @@ static int address(struct etm4 *e, uint32_t a)
 /* A-sync, Trace Info [, Trace On], Address with context for pc. */
 static int sync(struct etm4 *e, uint32_t pc, int trace_on)
 {
-	static const uint8_t async[12] = { [11] = 0x80 };
-	static const uint8_t tinfo[2] = { 0x01, 0x00 };
-	uint8_t ac[6] = { 0x83, (pc >> 1) & 0x7f, pc >> 8, pc >> 16, pc >> 24, 0x00 };
+	static const uint8_t async[12] = {[11] = 0x80};
+	static const uint8_t tinfo[2] = {0x01, 0x00};
+	uint8_t ac[6] = {0x83, (pc >> 1) & 0x7f, pc >> 8, pc >> 16, pc >> 24, 0x00};
 
 	if (atoms_out(e, 1) || put(e, async, sizeof(async)) || put(e, tinfo, sizeof(tinfo)))
 		return -1;
@@ -255,8 +259,8 @@ int etm4_insn(struct etm4 *e, const struct etm4_insn *in)
 	int taken = in->next != in->pc + in->size;
 
 	if (in->size != 2 && in->size != 4)
-		return error("etm4: trace ID 0x%x: instruction at 0x%08x of size %u", e->cfg.trace_id,
-			     in->pc, in->size);
+		return error("etm4: trace ID 0x%x: instruction at 0x%08x of size %u",
+			     e->cfg.trace_id, in->pc, in->size);
 	if (!e->started) {
 		if (sync(e, in->pc, 1))
 			return -1;
@@ -273,8 +277,7 @@ int etm4_insn(struct etm4 *e, const struct etm4_insn *in)
 	e->at_boundary = 0;
 	e->st.insns++;
 	switch (in->kind) {
-	case ETM_THUMB_OTHER:
-		return 0;
+	case ETM_THUMB_OTHER: return 0;
 	case ETM_THUMB_DIRECT:
 		if (atom(e, taken))
 			return -1;

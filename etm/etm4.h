@@ -37,7 +37,7 @@
 struct etm4_cfg {
 	uint8_t trace_id;     /* TRCTRACEIDR, 1..0x6f (CoreSight trace ID) */
 	unsigned sync_period; /* bytes between sync requests, a power of 2, 256..2^20 */
-	int v8m;              /* ARMv8-M (M33): exception return is not a P0 element */
+	int v8m;	      /* ARMv8-M (M33): exception return is not a P0 element */
 };
 
 /* The ETMv4 ID and programming registers these settings imply. */
@@ -49,17 +49,18 @@ void etm4_regs(const struct etm4_cfg *cfg, struct etm4_regs *out);
 /* One retired instruction. */
 struct etm4_insn {
 	uint32_t pc;
-	uint32_t next;            /* the PC executed next by this core (target or fall-through) */
-	unsigned size;            /* 2 or 4 */
+	uint32_t next;		  /* the PC executed next by this core (target or fall-through) */
+	unsigned size;		  /* 2 or 4 */
 	enum etm_thumb_kind kind; /* etm_thumb_class of it */
-	unsigned flags;           /* ETM4_EXC_RETURN, ETM4_TAIL */
+	unsigned flags;		  /* ETM4_EXC_RETURN, ETM4_TAIL */
 };
 #define ETM4_EXC_RETURN 1u /* the branch returned from an exception */
-#define ETM4_TAIL 2u       /* ... and tail-chained: etm4_exception follows */
+#define ETM4_TAIL 2u	   /* ... and tail-chained: etm4_exception follows */
 
 struct etm4_stats {
 	uint64_t bytes, insns;
-	uint64_t traced;  /* instructions a decoder can rebuild: up to the last P0 element or exception */
+	/* instructions a decoder can rebuild: up to the last P0 element or exception */
+	uint64_t traced;
 	uint64_t atoms, addresses, exceptions, syncs;
 };
 

@@ -118,7 +118,8 @@ static int walk(const struct etm_ocsd_mem *mem, uint32_t from, uint32_t end, int
 			return 0;
 		r = etm_ocsd_region(mem, pc, 2);
 		if (!r)
-			return error("mtb: packet %zu: the walk from 0x%08x to 0x%08x leaves the image at 0x%08x",
+			return error("mtb: packet %zu: the walk from 0x%08x to 0x%08x leaves the "
+				     "image at 0x%08x",
 				     k, from, end, pc);
 		if (fn(ctx, pc))
 			return -1;
@@ -126,8 +127,8 @@ static int walk(const struct etm_ocsd_mem *mem, uint32_t from, uint32_t end, int
 			return 0;
 		pc += etm_thumb_size(r->data[pc - r->base] | r->data[pc - r->base + 1] << 8);
 	}
-	return error("mtb: packet %zu: no straight path from 0x%08x to 0x%08x in %u instructions", k,
-		     from, end, MAX_RUN);
+	return error("mtb: packet %zu: no straight path from 0x%08x to 0x%08x in %u instructions",
+		     k, from, end, MAX_RUN);
 }
 
 int mtb_decode(const uint8_t *data, size_t len, const struct etm_ocsd_mem *mem, etm_ocsd_fn fn,
@@ -147,13 +148,15 @@ int mtb_decode(const uint8_t *data, size_t len, const struct etm_ocsd_mem *mem, 
 			have = 0; /* trace (re)started: nothing before is known */
 		if (have && IS_EXC_RETURN(cur)) {
 			if (!a || src != cur)
-				return error("mtb: packet %zu: after the return to EXC_RETURN 0x%08x comes "
-					     "source 0x%08x with A = %d, not the EXC_RETURN packet",
-					     k, cur, src, a);
+				return error(
+				    "mtb: packet %zu: after the return to EXC_RETURN 0x%08x comes "
+				    "source 0x%08x with A = %d, not the EXC_RETURN packet",
+				    k, cur, src, a);
 		} else if (have && IS_EXC_RETURN(src))
-			return error("mtb: packet %zu: source 0x%08x is an EXC_RETURN value, but no "
-				     "return to it came before",
-				     k, src);
+			return error(
+			    "mtb: packet %zu: source 0x%08x is an EXC_RETURN value, but no "
+			    "return to it came before",
+			    k, src);
 		else if (have && walk(mem, cur, src, !a, k, fn, ctx))
 			return -1;
 		cur = dst;

@@ -34,8 +34,10 @@
 
 struct mtb_stats {
 	uint64_t bytes, packets, insns;
-	uint64_t first;  /* instructions before the first packet's destination (no decoder sees them) */
-	uint64_t traced; /* instructions up to the last packet's source, included when it executed */
+	/* instructions before the first packet's destination (no decoder sees them) */
+	uint64_t first;
+	/* instructions up to the last packet's source, included when it executed */
+	uint64_t traced;
 };
 
 struct mtb;
@@ -49,7 +51,8 @@ void mtb_free(struct mtb *m);
  * (next is then where execution resumed, or the tail-chained handler),
  * else 0. 0 / -1 (out of memory).
  */
-int mtb_insn(struct mtb *m, uint32_t pc, unsigned size, uint32_t next, uint32_t exc_return) MUST_CHECK;
+int mtb_insn(struct mtb *m, uint32_t pc, unsigned size, uint32_t next,
+	     uint32_t exc_return) MUST_CHECK;
 /* An exception entry (not tail-chained): preferred return address, handler. 0 / -1. */
 int mtb_exception(struct mtb *m, uint32_t ret, uint32_t handler) MUST_CHECK;
 

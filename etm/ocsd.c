@@ -18,9 +18,9 @@ struct dec {
 	const struct etm_ocsd_mem *mem;
 	etm_ocsd_fn fn;
 	void *ctx;
-	int failed;     /* fn stopped us, or an element we cannot accept */
+	int failed; /* fn stopped us, or an element we cannot accept */
 	uint64_t elems;
-	char msg[256];  /* OpenCSD's last logged message */
+	char msg[256]; /* OpenCSD's last logged message */
 };
 
 const struct etm_region *etm_ocsd_region(const struct etm_ocsd_mem *m, uint32_t addr, uint32_t len)
@@ -64,7 +64,8 @@ static int range(struct dec *d, const ocsd_generic_trace_elem *el)
 		uint16_t hw1;
 
 		if (!r)
-			return error("etm ocsd: trace ID 0x%x: range 0x%08llx..0x%08llx leaves the image at 0x%08x",
+			return error("etm ocsd: trace ID 0x%x: range 0x%08llx..0x%08llx leaves the "
+				     "image at 0x%08x",
 				     d->trace_id, (unsigned long long)el->st_addr,
 				     (unsigned long long)el->en_addr, pc);
 		hw1 = r->data[pc - r->base] | r->data[pc - r->base + 1] << 8;
@@ -74,7 +75,8 @@ static int range(struct dec *d, const ocsd_generic_trace_elem *el)
 		n++;
 	}
 	if (pc != el->en_addr || n != el->num_instr_range)
-		return error("etm ocsd: trace ID 0x%x: range 0x%08llx..0x%08llx holds %u instructions, OpenCSD says %u",
+		return error("etm ocsd: trace ID 0x%x: range 0x%08llx..0x%08llx holds %u "
+			     "instructions, OpenCSD says %u",
 			     d->trace_id, (unsigned long long)el->st_addr,
 			     (unsigned long long)el->en_addr, n, el->num_instr_range);
 	return 0;
@@ -88,9 +90,7 @@ static ocsd_datapath_resp_t elem_cb(const void *p, const ocsd_trc_index_t idx, c
 
 	d->elems++;
 	switch (el->elem_type) {
-	case OCSD_GEN_TRC_ELEM_INSTR_RANGE:
-		bad = range(d, el);
-		break;
+	case OCSD_GEN_TRC_ELEM_INSTR_RANGE: bad = range(d, el); break;
 	case OCSD_GEN_TRC_ELEM_EXCEPTION:
 		bad = d->fn(d->ctx, ETM_OCSD_EXC | el->exception_number);
 		break;
@@ -103,13 +103,13 @@ static ocsd_datapath_resp_t elem_cb(const void *p, const ocsd_trc_index_t idx, c
 	case OCSD_GEN_TRC_ELEM_ADDR_NACC:
 	case OCSD_GEN_TRC_ELEM_ADDR_UNKNOWN:
 	case OCSD_GEN_TRC_ELEM_I_RANGE_NOPATH:
-		bad = error("etm ocsd: trace ID 0x%x: element type %d at byte %llu (address 0x%08llx): "
-			    "the program image does not explain the trace",
-			    id, (int)el->elem_type, (unsigned long long)idx,
-			    (unsigned long long)el->st_addr);
+		bad = error(
+		    "etm ocsd: trace ID 0x%x: element type %d at byte %llu (address 0x%08llx): "
+		    "the program image does not explain the trace",
+		    id, (int)el->elem_type, (unsigned long long)idx,
+		    (unsigned long long)el->st_addr);
 		break;
-	default: /* TRACE_ON, PE_CONTEXT, EXCEPTION_RET, EO_TRACE: nothing to check */
-		break;
+	default: /* TRACE_ON, PE_CONTEXT, EXCEPTION_RET, EO_TRACE: nothing to check */ break;
 	}
 	if (bad) {
 		d->failed = 1;
@@ -118,12 +118,14 @@ static ocsd_datapath_resp_t elem_cb(const void *p, const ocsd_trc_index_t idx, c
 	return OCSD_RESP_CONT;
 }
 
+static int errlog_ready;
+
 /* One decode tree with the decoder name (OCSD_BUILTIN_DCD_*) set up by ocfg. */
 static int decode(const char *name, const void *ocfg, unsigned trace_id,
 		  const struct etm_ocsd_mem *mem, const uint8_t *data, size_t len, etm_ocsd_fn fn,
 		  void *ctx)
 {
-	struct dec d = { .trace_id = trace_id, .mem = mem, .fn = fn, .ctx = ctx };
+	struct dec d = {.trace_id = trace_id, .mem = mem, .fn = fn, .ctx = ctx};
 	dcd_tree_handle_t t;
 	unsigned char csid = 0;
 	ocsd_datapath_resp_t resp = OCSD_RESP_CONT;
@@ -134,27 +136,34 @@ static int decode(const char *name, const void *ocfg, unsigned trace_id,
 	if (t == C_API_INVALID_TREE_HANDLE)
 		return error("etm ocsd: trace ID 0x%x: cannot create an OpenCSD decode tree",
 			     trace_id);
-	if (ocsd_def_errlog_init(OCSD_ERR_SEV_ERROR, 1) != OCSD_OK ||
-	    ocsd_def_errlog_config_output(C_API_MSGLOGOUT_FLG_NONE, NULL) != OCSD_OK ||
-	    ocsd_def_errlog_set_strprint_cb(t, &d, log_cb) != OCSD_OK) {
+	/* OpenCSD's default error logger is one per process: set it up once
+	   (each set-up allocates a new one) */
+	if (!errlog_ready &&
+	    (ocsd_def_errlog_init(OCSD_ERR_SEV_ERROR, 1) != OCSD_OK ||
+	     ocsd_def_errlog_config_output(C_API_MSGLOGOUT_FLG_NONE, NULL) != OCSD_OK)) {
 		error("etm ocsd: trace ID 0x%x: cannot set up OpenCSD's error log", trace_id);
 		goto out;
 	}
-	if (ocsd_dt_create_decoder(t, name, OCSD_CREATE_FLG_FULL_DECODER, ocfg, &csid) !=
-	    OCSD_OK) {
-		error("etm ocsd: trace ID 0x%x: OpenCSD refuses the %s configuration (%s)", trace_id,
-		      name, d.msg);
+	errlog_ready = 1;
+	if (ocsd_def_errlog_set_strprint_cb(t, &d, log_cb) != OCSD_OK) {
+		error("etm ocsd: trace ID 0x%x: cannot set up OpenCSD's error log", trace_id);
+		goto out;
+	}
+	if (ocsd_dt_create_decoder(t, name, OCSD_CREATE_FLG_FULL_DECODER, ocfg, &csid) != OCSD_OK) {
+		error("etm ocsd: trace ID 0x%x: OpenCSD refuses the %s configuration (%s)",
+		      trace_id, name, d.msg);
 		goto out;
 	}
 	if (ocsd_dt_set_gen_elem_outfn(t, elem_cb, &d) != OCSD_OK ||
 	    ocsd_dt_add_callback_mem_acc(t, 0, 0xffffffffull, OCSD_MEM_SPACE_ANY, mem_read, mem) !=
-		    OCSD_OK) {
+		OCSD_OK) {
 		error("etm ocsd: trace ID 0x%x: cannot attach the element sink or the image",
 		      trace_id);
 		goto out;
 	}
 	while (done < len && !d.failed) {
-		uint32_t used = 0, chunk = len - done > (1u << 20) ? 1u << 20 : (uint32_t)(len - done);
+		uint32_t used = 0,
+			 chunk = len - done > (1u << 20) ? 1u << 20 : (uint32_t)(len - done);
 
 		resp = ocsd_dt_process_data(t, OCSD_OP_DATA, done, chunk, data + done, &used);
 		done += used;
@@ -181,11 +190,11 @@ out:
 	return ret;
 }
 
-int etm_ocsd_decode(const struct etm4_cfg *cfg, const struct etm_ocsd_mem *mem,
-		    const uint8_t *data, size_t len, etm_ocsd_fn fn, void *ctx)
+int etm_ocsd_decode(const struct etm4_cfg *cfg, const struct etm_ocsd_mem *mem, const uint8_t *data,
+		    size_t len, etm_ocsd_fn fn, void *ctx)
 {
 	struct etm4_regs r;
-	ocsd_etmv4_cfg oc = { 0 };
+	ocsd_etmv4_cfg oc = {0};
 
 	etm4_regs(cfg, &r);
 	oc.reg_idr0 = r.idr0;
@@ -203,7 +212,7 @@ int etm_ocsd_decode3(const struct etm3_cfg *cfg, const struct etm_ocsd_mem *mem,
 		     const uint8_t *data, size_t len, etm_ocsd_fn fn, void *ctx)
 {
 	struct etm3_regs r;
-	ocsd_etmv3_cfg oc = { 0 };
+	ocsd_etmv3_cfg oc = {0};
 
 	etm3_regs(cfg, &r);
 	oc.reg_idr = r.idr;

@@ -2,8 +2,8 @@
  * ocsd: decoding an ETMv4 or ETMv3 instruction-trace stream with OpenCSD
  * (the libopencsd C API): one decode tree per stream, OpenCSD's ETMv4
  * instruction decoder (or ETMv3 decoder) set up from the registers
- * etm4_regs() (etm3_regs()) gives, and the program image as its memory. OpenCSD's generic elements come back as the
- * sequence of executed instruction addresses.
+ * etm4_regs() (etm3_regs()) gives, and the program image as its memory. OpenCSD's generic elements
+ * come back as the sequence of executed instruction addresses.
  */
 #ifndef RAPTOR_ETM_OCSD_H
 #define RAPTOR_ETM_OCSD_H
@@ -48,8 +48,8 @@ const struct etm_region *etm_ocsd_region(const struct etm_ocsd_mem *m, uint32_t 
  * OpenCSD's message and byte index (also when fn stopped it: then fn's own
  * error came first).
  */
-int etm_ocsd_decode(const struct etm4_cfg *cfg, const struct etm_ocsd_mem *mem,
-		    const uint8_t *data, size_t len, etm_ocsd_fn fn, void *ctx) MUST_CHECK;
+int etm_ocsd_decode(const struct etm4_cfg *cfg, const struct etm_ocsd_mem *mem, const uint8_t *data,
+		    size_t len, etm_ocsd_fn fn, void *ctx) MUST_CHECK;
 /* The same for an ETMv3 stream (etm3), with OpenCSD's ETMv3 decoder (ARMv7-M). */
 int etm_ocsd_decode3(const struct etm3_cfg *cfg, const struct etm_ocsd_mem *mem,
 		     const uint8_t *data, size_t len, etm_ocsd_fn fn, void *ctx) MUST_CHECK;

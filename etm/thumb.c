@@ -34,7 +34,7 @@ enum etm_thumb_kind etm_thumb_class(uint16_t hw1, uint16_t hw2, int *link)
 	if (etm_thumb_size(hw1) == 2) {
 		if (is_b_t1(hw1) || (hw1 & 0xf800) == 0xe000 || (hw1 & 0xf500) == 0xb100)
 			return ETM_THUMB_DIRECT; /* B<c> T1, B T2, CBZ/CBNZ */
-		if ((hw1 & 0xff00) == 0x4700) { /* BX, BLX (register), BXNS, BLXNS */
+		if ((hw1 & 0xff00) == 0x4700) {	 /* BX, BLX (register), BXNS, BLXNS */
 			*link = (hw1 >> 7) & 1;
 			return ETM_THUMB_INDIRECT;
 		}

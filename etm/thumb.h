@@ -21,7 +21,7 @@ enum etm_thumb_kind {
 	ETM_THUMB_OTHER,    /* not a waypoint */
 	ETM_THUMB_DIRECT,   /* branch with the target in the encoding */
 	ETM_THUMB_INDIRECT, /* branch whose target the trace must give */
-	ETM_THUMB_ISB,      /* P0 element, never taken elsewhere */
+	ETM_THUMB_ISB,	    /* P0 element, never taken elsewhere */
 };
 
 /* Size in bytes (2 or 4) of the instruction whose first halfword is hw1. */
@@ -41,6 +41,7 @@ enum etm_thumb_kind etm_thumb_class(uint16_t hw1, uint16_t hw2, int *link);
  * The target of a direct branch at pc (hw1, hw2 as above): 0 and *target,
  * or -1 when the instruction is not a direct branch.
  */
-int etm_thumb_target(uint32_t pc, uint16_t hw1, uint16_t hw2, uint32_t *target) __attribute__((warn_unused_result));
+int etm_thumb_target(uint32_t pc, uint16_t hw1, uint16_t hw2, uint32_t *target)
+    __attribute__((warn_unused_result));
 
 #endif

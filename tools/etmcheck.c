@@ -58,11 +58,11 @@ struct core {
 	uint32_t *pcs; /* the retired instructions alone, for the MTB */
 	size_t npcs, pcs_cap;
 	uint32_t excret[EXC_DEPTH]; /* EXC_RETURN values of active exceptions */
-	uint64_t *want; /* PCs and ETM_OCSD_EXC | number, in order */
+	uint64_t *want;		    /* PCs and ETM_OCSD_EXC | number, in order */
 	size_t n, cap, covered;
 	uint64_t insns, faulted;
-	uint32_t cur_pc;            /* the PC the core would execute next */
-	uint32_t exc[EXC_DEPTH];    /* preferred return addresses of active exceptions */
+	uint32_t cur_pc;	 /* the PC the core would execute next */
+	uint32_t exc[EXC_DEPTH]; /* preferred return addresses of active exceptions */
 	int nexc;
 	/* decode side */
 	struct cmp e4, e3c, mt;
@@ -138,7 +138,7 @@ static int write_image(void *ctx, uint32_t addr, const uint8_t *data, size_t len
 	if (!d)
 		return error("etmcheck: out of memory for a %zu-byte image region", len);
 	memcpy(d, data, len);
-	im->r[im->n++] = (struct etm_region){ .base = addr, .size = len + 4, .data = d };
+	im->r[im->n++] = (struct etm_region){.base = addr, .size = len + 4, .data = d};
 	return 0;
 }
 
@@ -212,7 +212,8 @@ static void show(char *buf, size_t n, uint64_t v)
 		snprintf(buf, n, "pc 0x%08x", (unsigned)v);
 }
 
-static int step(struct core *c, int ci, const struct st_truth_rec *r, const struct etm_ocsd_mem *mem)
+static int step(struct core *c, int ci, const struct st_truth_rec *r,
+		const struct etm_ocsd_mem *mem)
 {
 	struct etm4_stats st;
 	uint32_t next = r->regs[ISA_R_PC];
@@ -223,11 +224,13 @@ static int step(struct core *c, int ci, const struct st_truth_rec *r, const stru
 	}
 	if (r->type == ST_TRUTH_EXC) {
 		if (c->nexc == EXC_DEPTH)
-			return error("etmcheck: core %d: exceptions nested deeper than %d", ci, EXC_DEPTH);
+			return error("etmcheck: core %d: exceptions nested deeper than %d", ci,
+				     EXC_DEPTH);
 		c->exc[c->nexc] = c->cur_pc;
 		c->excret[c->nexc++] = r->regs[ISA_R_LR];
-		if (etm4_exception(c->enc, r->exc, c->cur_pc, next) || push(c, ETM_OCSD_EXC | r->exc) ||
-		    etm3_exception(c->e3, r->exc, next) || mtb_exception(c->mtb, c->cur_pc, next))
+		if (etm4_exception(c->enc, r->exc, c->cur_pc, next) ||
+		    push(c, ETM_OCSD_EXC | r->exc) || etm3_exception(c->e3, r->exc, next) ||
+		    mtb_exception(c->mtb, c->cur_pc, next))
 			return -1;
 		c->covered = c->n;
 		c->cur_pc = next;
@@ -241,20 +244,22 @@ static int step(struct core *c, int ci, const struct st_truth_rec *r, const stru
 	const struct etm_region *rg = etm_ocsd_region(mem, r->pc, 4);
 
 	if (!rg)
-		return error("etmcheck: core %d: instruction %llu at 0x%08x is outside the program image",
-			     ci, (unsigned long long)c->insns, r->pc);
+		return error(
+		    "etmcheck: core %d: instruction %llu at 0x%08x is outside the program image",
+		    ci, (unsigned long long)c->insns, r->pc);
 
 	const uint8_t *p = rg->data + (r->pc - rg->base);
 	uint16_t hw1 = p[0] | p[1] << 8, hw2 = p[2] | p[3] << 8;
-	struct etm4_insn in = { .pc = r->pc, .next = next, .size = etm_thumb_size(hw1) };
+	struct etm4_insn in = {.pc = r->pc, .next = next, .size = etm_thumb_size(hw1)};
 	uint32_t target;
 
 	in.kind = etm_thumb_class(hw1, hw2, NULL);
 	if (in.kind == ETM_THUMB_DIRECT && next != r->pc + in.size &&
 	    (etm_thumb_target(r->pc, hw1, hw2, &target) || target != next))
-		return error("etmcheck: core %d: instruction %llu: the branch at 0x%08x goes to 0x%08x, "
-			     "its encoding %04x %04x says 0x%08x",
-			     ci, (unsigned long long)c->insns, r->pc, next, hw1, hw2, target);
+		return error(
+		    "etmcheck: core %d: instruction %llu: the branch at 0x%08x goes to 0x%08x, "
+		    "its encoding %04x %04x says 0x%08x",
+		    ci, (unsigned long long)c->insns, r->pc, next, hw1, hw2, target);
 	if (r->flags & ST_TRUTH_TAIL)
 		in.flags = ETM4_EXC_RETURN | ETM4_TAIL;
 	else if (r->flags & ST_TRUTH_EXC_RETURN)
@@ -263,9 +268,10 @@ static int step(struct core *c, int ci, const struct st_truth_rec *r, const stru
 
 	if (in.flags & ETM4_EXC_RETURN) {
 		if (!c->nexc)
-			return error("etmcheck: core %d: instruction %llu: an exception return with no "
-				     "exception active",
-				     ci, (unsigned long long)c->insns);
+			return error(
+			    "etmcheck: core %d: instruction %llu: an exception return with no "
+			    "exception active",
+			    ci, (unsigned long long)c->insns);
 		excret = c->excret[c->nexc - 1];
 	}
 	if (etm4_insn(c->enc, &in) || push(c, r->pc) || push_pc(c, r->pc) ||
@@ -315,8 +321,9 @@ static int report(const char *rec, int c, const char *what, const struct cmp *m)
 		return 0;
 	show(w, sizeof(w), m->bad_want);
 	show(g, sizeof(g), m->bad_got);
-	fprintf(stderr, "etmcheck: %s: core %d: %s: mismatch at instruction %zu: the truth has %s, "
-			"the decode gives %s\n",
+	fprintf(stderr,
+		"etmcheck: %s: core %d: %s: mismatch at instruction %zu: the truth has %s, "
+		"the decode gives %s\n",
 		rec, c, what, m->bad_index, w, g);
 	return 1;
 }
@@ -325,15 +332,15 @@ int main(int argc, char **argv)
 {
 	const char *rec = NULL, *raw = NULL;
 	uint64_t sync = 4096;
-	int quiet = 0, arch = -1, k, ncores, bad = 0;
+	int quiet = 0, arch = -1, k, ncores, bad = 0, ret = 1, have_elf = 0;
 	char path[4096];
 	struct st_manifest man;
 	struct isa_elf elf;
-	struct st_truth_reader *tr;
+	struct st_truth_reader *tr = NULL;
 	struct st_truth_rec r;
 	static struct core cores[ST_TRUTH_MAX_CORES];
 	static struct image img;
-	struct etm_ocsd_mem mem = { .regions = img.r };
+	struct etm_ocsd_mem mem = {.regions = img.r};
 	uint64_t tot_bytes = 0, tot_insns = 0, tot_mtb = 0, tot_e3 = 0;
 
 	for (int i = 1; i < argc; i++) {
@@ -366,42 +373,44 @@ int main(int argc, char **argv)
 	}
 	snprintf(path, sizeof(path), "%s/manifest.ini", rec);
 	if (st_manifest_read(path, &man))
-		return 1;
+		goto out;
 	if (arch < 0)
 		arch = man.model == ISA_CORTEX_M33;
 	snprintf(path, sizeof(path), "%s/%s", rec, man.elf);
 	if (isa_elf_load(path, write_image, &img, &elf))
-		return 1;
+		goto out;
+	have_elf = 1;
 	mem.n = img.n;
 	snprintf(path, sizeof(path), "%s/truth.gz", rec);
 	tr = st_truth_open(path);
 	if (!tr)
-		return 1;
+		goto out;
 	ncores = st_truth_ncores(tr);
 	for (int c = 0; c < ncores; c++) {
-		struct etm4_cfg cfg = { .trace_id = 0x10 + c, .sync_period = sync, .v8m = arch };
+		struct etm4_cfg cfg = {.trace_id = 0x10 + c, .sync_period = sync, .v8m = arch};
 
 		cores[c].enc = etm4_new(&cfg);
-		struct etm3_cfg cfg3 = { .trace_id = 0x10 + c, .sync_period = sync };
+		struct etm3_cfg cfg3 = {.trace_id = 0x10 + c, .sync_period = sync};
 
 		cores[c].e3 = etm3_new(&cfg3);
 		cores[c].mtb = mtb_new();
 		if (!cores[c].enc || !cores[c].e3 || !cores[c].mtb)
-			return 1;
+			goto out;
 	}
 	while ((k = st_truth_next(tr, &r)) == 1) {
 		if (r.type != ST_TRUTH_RESET && r.type != ST_TRUTH_INSN && r.type != ST_TRUTH_EXC)
 			continue;
 		if (step(&cores[r.core], r.core, &r, &mem))
-			return 1;
+			goto out;
 	}
 	if (k < 0)
-		return 1;
+		goto out;
 	st_truth_close_reader(tr);
+	tr = NULL;
 
 	for (int c = 0; c < ncores; c++) {
 		struct core *co = &cores[c];
-		struct etm4_cfg cfg = { .trace_id = 0x10 + c, .sync_period = sync, .v8m = arch };
+		struct etm4_cfg cfg = {.trace_id = 0x10 + c, .sync_period = sync, .v8m = arch};
 		struct etm4_stats st;
 		struct mtb_stats ms;
 		const uint8_t *data, *mdata;
@@ -409,13 +418,14 @@ int main(int argc, char **argv)
 		int dk;
 
 		if (etm4_flush(co->enc))
-			return 1;
+			goto out;
 		data = etm4_data(co->enc, &len);
 		etm4_get_stats(co->enc, &st);
 		mdata = mtb_data(co->mtb, &mlen);
 		mtb_get_stats(co->mtb, &ms);
-		if (raw && (write_file(raw, "etm4", c, data, len) || write_file(raw, "mtb", c, mdata, mlen)))
-			return 1;
+		if (raw && (write_file(raw, "etm4", c, data, len) ||
+			    write_file(raw, "mtb", c, mdata, mlen)))
+			goto out;
 
 		dk = etm_ocsd_decode(&cfg, &mem, data, len, check_etm4, co);
 		if (!co->e4.bad && !dk && co->e4.got != co->covered)
@@ -424,39 +434,42 @@ int main(int argc, char **argv)
 		tot_bytes += len;
 		tot_insns += co->insns;
 		if (!quiet)
-			printf("core %d etm4: %zu instructions compared (%llu retired, %llu after the last P0 "
-			       "element untraced), %zu mismatches, %zu bytes, %.4f bits/instruction "
-			       "(%llu atoms, %llu addresses, %llu exceptions, %llu syncs)\n",
-			       c, co->e4.got_insns, (unsigned long long)co->insns,
-			       (unsigned long long)(co->insns - st.traced), co->e4.bad, len,
-			       co->insns ? 8.0 * len / co->insns : 0.0, (unsigned long long)st.atoms,
-			       (unsigned long long)st.addresses, (unsigned long long)st.exceptions,
-			       (unsigned long long)st.syncs);
+			printf(
+			    "core %d etm4: %zu instructions compared (%llu retired, %llu after the "
+			    "last P0 "
+			    "element untraced), %zu mismatches, %zu bytes, %.4f bits/instruction "
+			    "(%llu atoms, %llu addresses, %llu exceptions, %llu syncs)\n",
+			    c, co->e4.got_insns, (unsigned long long)co->insns,
+			    (unsigned long long)(co->insns - st.traced), co->e4.bad, len,
+			    co->insns ? 8.0 * len / co->insns : 0.0, (unsigned long long)st.atoms,
+			    (unsigned long long)st.addresses, (unsigned long long)st.exceptions,
+			    (unsigned long long)st.syncs);
 
-		struct etm3_cfg cfg3 = { .trace_id = 0x10 + c, .sync_period = sync };
+		struct etm3_cfg cfg3 = {.trace_id = 0x10 + c, .sync_period = sync};
 		struct etm4_stats st3;
 		const uint8_t *d3;
 		size_t len3;
 
 		if (etm3_flush(co->e3))
-			return 1;
+			goto out;
 		d3 = etm3_data(co->e3, &len3);
 		etm3_get_stats(co->e3, &st3);
 		if (raw && write_file(raw, "etm3", c, d3, len3))
-			return 1;
+			goto out;
 		dk = etm_ocsd_decode3(&cfg3, &mem, d3, len3, check_etm3, co);
 		if (!co->e3c.bad && !dk && co->e3c.got != co->n)
 			mismatch(&co->e3c, want3(co, co->e3c.got), ~0ull);
 		bad |= report(rec, c, "ETMv3 (OpenCSD)", &co->e3c) || dk;
 		tot_e3 += len3;
 		if (!quiet)
-			printf("core %d etm3: %zu instructions compared (%llu retired), %zu mismatches, "
+			printf("core %d etm3: %zu instructions compared (%llu retired), %zu "
+			       "mismatches, "
 			       "%zu bytes, %.4f bits/instruction (%llu addresses, %llu exceptions, "
 			       "%llu syncs)\n",
-			       c, co->e3c.got_insns, (unsigned long long)co->insns, co->e3c.bad, len3,
-			       co->insns ? 8.0 * len3 / co->insns : 0.0,
-			       (unsigned long long)st3.addresses, (unsigned long long)st3.exceptions,
-			       (unsigned long long)st3.syncs);
+			       c, co->e3c.got_insns, (unsigned long long)co->insns, co->e3c.bad,
+			       len3, co->insns ? 8.0 * len3 / co->insns : 0.0,
+			       (unsigned long long)st3.addresses,
+			       (unsigned long long)st3.exceptions, (unsigned long long)st3.syncs);
 
 		co->mtb_from = ms.first;
 		co->mtb_to = ms.traced;
@@ -466,30 +479,40 @@ int main(int argc, char **argv)
 		bad |= report(rec, c, "MTB", &co->mt) || dk;
 		tot_mtb += mlen;
 		if (!quiet)
-			printf("core %d mtb: %zu instructions compared (%llu retired, %llu before the first "
-			       "packet and %llu after the last untraced), %zu mismatches, %zu bytes, "
-			       "%.4f bits/instruction (%llu packets)\n",
-			       c, co->mt.got_insns, (unsigned long long)co->insns,
-			       (unsigned long long)ms.first, (unsigned long long)(co->insns - ms.traced),
-			       co->mt.bad, mlen, co->insns ? 8.0 * mlen / co->insns : 0.0,
-			       (unsigned long long)ms.packets);
+			printf(
+			    "core %d mtb: %zu instructions compared (%llu retired, %llu before the "
+			    "first "
+			    "packet and %llu after the last untraced), %zu mismatches, %zu bytes, "
+			    "%.4f bits/instruction (%llu packets)\n",
+			    c, co->mt.got_insns, (unsigned long long)co->insns,
+			    (unsigned long long)ms.first,
+			    (unsigned long long)(co->insns - ms.traced), co->mt.bad, mlen,
+			    co->insns ? 8.0 * mlen / co->insns : 0.0,
+			    (unsigned long long)ms.packets);
 	}
-	printf("etmcheck: %s: %d cores, %llu instructions; ETMv4 (%s) %llu bytes, %.4f bits/instruction; "
-	       "ETMv3 %llu bytes, %.4f bits/instruction; MTB %llu bytes, %.4f bits/instruction; %s\n",
-	       rec, ncores, (unsigned long long)tot_insns, arch ? "ARMv8-M" : "ARMv7-M",
-	       (unsigned long long)tot_bytes, tot_insns ? 8.0 * tot_bytes / tot_insns : 0.0,
-	       (unsigned long long)tot_e3, tot_insns ? 8.0 * tot_e3 / tot_insns : 0.0,
-	       (unsigned long long)tot_mtb, tot_insns ? 8.0 * tot_mtb / tot_insns : 0.0,
-	       bad ? "MISMATCH" : "0 mismatches");
-	for (int c = 0; c < ncores; c++) {
+	printf(
+	    "etmcheck: %s: %d cores, %llu instructions; ETMv4 (%s) %llu bytes, %.4f "
+	    "bits/instruction; "
+	    "ETMv3 %llu bytes, %.4f bits/instruction; MTB %llu bytes, %.4f bits/instruction; %s\n",
+	    rec, ncores, (unsigned long long)tot_insns, arch ? "ARMv8-M" : "ARMv7-M",
+	    (unsigned long long)tot_bytes, tot_insns ? 8.0 * tot_bytes / tot_insns : 0.0,
+	    (unsigned long long)tot_e3, tot_insns ? 8.0 * tot_e3 / tot_insns : 0.0,
+	    (unsigned long long)tot_mtb, tot_insns ? 8.0 * tot_mtb / tot_insns : 0.0,
+	    bad ? "MISMATCH" : "0 mismatches");
+	ret = bad;
+out:
+	if (tr)
+		st_truth_close_reader(tr);
+	for (int c = 0; c < ST_TRUTH_MAX_CORES; c++) {
 		etm4_free(cores[c].enc);
 		etm3_free(cores[c].e3);
 		mtb_free(cores[c].mtb);
 		free(cores[c].want);
 		free(cores[c].pcs);
 	}
-	isa_elf_release(&elf);
+	if (have_elf)
+		isa_elf_release(&elf);
 	for (int i = 0; i < img.n; i++)
 		free((void *)img.r[i].data);
-	return bad;
+	return ret;
 }

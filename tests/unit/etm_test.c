@@ -22,33 +22,33 @@ static void test_thumb(void)
 		int link;
 		const char *what;
 	} v[] = {
-		{ 0xbf00, 0, ETM_THUMB_OTHER, 0, "nop" },
-		{ 0x4770, 0, ETM_THUMB_INDIRECT, 0, "bx lr" },
-		{ 0x47a8, 0, ETM_THUMB_INDIRECT, 1, "blx r5" },
-		{ 0xbd10, 0, ETM_THUMB_INDIRECT, 0, "pop {r4, pc}" },
-		{ 0xbc10, 0, ETM_THUMB_OTHER, 0, "pop {r4}" },
-		{ 0x46f7, 0, ETM_THUMB_INDIRECT, 0, "mov pc, lr" },
-		{ 0x4487, 0, ETM_THUMB_INDIRECT, 0, "add pc, r0" },
-		{ 0x4408, 0, ETM_THUMB_OTHER, 0, "add r0, r1" },
-		{ 0xd1fe, 0, ETM_THUMB_DIRECT, 0, "bne ." },
-		{ 0xe7fe, 0, ETM_THUMB_DIRECT, 0, "b ." },
-		{ 0xb10a, 0, ETM_THUMB_DIRECT, 0, "cbz r2, +2" },
-		{ 0xdf00, 0, ETM_THUMB_OTHER, 0, "svc 0" },
-		{ 0xde00, 0, ETM_THUMB_OTHER, 0, "udf 0" },
-		{ 0xbeab, 0, ETM_THUMB_OTHER, 0, "bkpt 0xab" },
-		{ 0xf000, 0xf991, ETM_THUMB_DIRECT, 1, "bl" },
-		{ 0xf7ff, 0xbffe, ETM_THUMB_DIRECT, 0, "b.w ." },
-		{ 0xf000, 0x8000, ETM_THUMB_DIRECT, 0, "beq.w +0" },
-		{ 0xf3bf, 0x8f6f, ETM_THUMB_ISB, 0, "isb" },
-		{ 0xf3bf, 0x8f4f, ETM_THUMB_OTHER, 0, "dsb" },
-		{ 0xe8df, 0xf003, ETM_THUMB_INDIRECT, 0, "tbb [pc, r3]" },
-		{ 0xe8df, 0xf013, ETM_THUMB_INDIRECT, 0, "tbh [pc, r3, lsl #1]" },
-		{ 0xf85d, 0xfb04, ETM_THUMB_INDIRECT, 0, "ldr pc, [sp], #4" },
-		{ 0xf8d1, 0xf000, ETM_THUMB_INDIRECT, 0, "ldr.w pc, [r1]" },
-		{ 0xf8d1, 0x0000, ETM_THUMB_OTHER, 0, "ldr.w r0, [r1]" },
-		{ 0xe8bd, 0x8010, ETM_THUMB_INDIRECT, 0, "pop.w {r4, pc}" },
-		{ 0xe8bd, 0x4010, ETM_THUMB_OTHER, 0, "pop.w {r4, lr}" },
-		{ 0xe911, 0x8003, ETM_THUMB_INDIRECT, 0, "ldmdb r1, {r0, r1, pc}" },
+	    {0xbf00, 0, ETM_THUMB_OTHER, 0, "nop"},
+	    {0x4770, 0, ETM_THUMB_INDIRECT, 0, "bx lr"},
+	    {0x47a8, 0, ETM_THUMB_INDIRECT, 1, "blx r5"},
+	    {0xbd10, 0, ETM_THUMB_INDIRECT, 0, "pop {r4, pc}"},
+	    {0xbc10, 0, ETM_THUMB_OTHER, 0, "pop {r4}"},
+	    {0x46f7, 0, ETM_THUMB_INDIRECT, 0, "mov pc, lr"},
+	    {0x4487, 0, ETM_THUMB_INDIRECT, 0, "add pc, r0"},
+	    {0x4408, 0, ETM_THUMB_OTHER, 0, "add r0, r1"},
+	    {0xd1fe, 0, ETM_THUMB_DIRECT, 0, "bne ."},
+	    {0xe7fe, 0, ETM_THUMB_DIRECT, 0, "b ."},
+	    {0xb10a, 0, ETM_THUMB_DIRECT, 0, "cbz r2, +2"},
+	    {0xdf00, 0, ETM_THUMB_OTHER, 0, "svc 0"},
+	    {0xde00, 0, ETM_THUMB_OTHER, 0, "udf 0"},
+	    {0xbeab, 0, ETM_THUMB_OTHER, 0, "bkpt 0xab"},
+	    {0xf000, 0xf991, ETM_THUMB_DIRECT, 1, "bl"},
+	    {0xf7ff, 0xbffe, ETM_THUMB_DIRECT, 0, "b.w ."},
+	    {0xf000, 0x8000, ETM_THUMB_DIRECT, 0, "beq.w +0"},
+	    {0xf3bf, 0x8f6f, ETM_THUMB_ISB, 0, "isb"},
+	    {0xf3bf, 0x8f4f, ETM_THUMB_OTHER, 0, "dsb"},
+	    {0xe8df, 0xf003, ETM_THUMB_INDIRECT, 0, "tbb [pc, r3]"},
+	    {0xe8df, 0xf013, ETM_THUMB_INDIRECT, 0, "tbh [pc, r3, lsl #1]"},
+	    {0xf85d, 0xfb04, ETM_THUMB_INDIRECT, 0, "ldr pc, [sp], #4"},
+	    {0xf8d1, 0xf000, ETM_THUMB_INDIRECT, 0, "ldr.w pc, [r1]"},
+	    {0xf8d1, 0x0000, ETM_THUMB_OTHER, 0, "ldr.w r0, [r1]"},
+	    {0xe8bd, 0x8010, ETM_THUMB_INDIRECT, 0, "pop.w {r4, pc}"},
+	    {0xe8bd, 0x4010, ETM_THUMB_OTHER, 0, "pop.w {r4, lr}"},
+	    {0xe911, 0x8003, ETM_THUMB_INDIRECT, 0, "ldmdb r1, {r0, r1, pc}"},
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(v); i++) {
@@ -67,13 +67,13 @@ static void test_thumb(void)
 		uint16_t hw1, hw2;
 		uint32_t target;
 	} t[] = {
-		{ 0x3c6, 0xf000, 0xf991, 0x6ec }, /* bl, from a guest build */
-		{ 0x1000, 0xf7ff, 0xbffe, 0x1000 }, /* b.w . */
-		{ 0x1000, 0xf000, 0x8000, 0x1004 }, /* beq.w +0 */
-		{ 0x1000, 0xd1fe, 0, 0x1000 },     /* bne . */
-		{ 0x1000, 0xe07d, 0, 0x10fe },     /* b +0xfa */
-		{ 0x1000, 0xb10a, 0, 0x1006 },     /* cbz r2, +2 */
-		{ 0x1000, 0xb3fa, 0, 0x1082 },     /* cbz r2, +126 (i = 1, imm5 = 31) */
+	    {0x3c6, 0xf000, 0xf991, 0x6ec},   /* bl, from a guest build */
+	    {0x1000, 0xf7ff, 0xbffe, 0x1000}, /* b.w . */
+	    {0x1000, 0xf000, 0x8000, 0x1004}, /* beq.w +0 */
+	    {0x1000, 0xd1fe, 0, 0x1000},      /* bne . */
+	    {0x1000, 0xe07d, 0, 0x10fe},      /* b +0xfa */
+	    {0x1000, 0xb10a, 0, 0x1006},      /* cbz r2, +2 */
+	    {0x1000, 0xb3fa, 0, 0x1082},      /* cbz r2, +126 (i = 1, imm5 = 31) */
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
 		uint32_t got = 0;
@@ -101,22 +101,24 @@ static void build_image(void)
 	memset(mem, 0, sizeof(mem));
 	for (uint32_t a = 0; a < sizeof(mem); a += 2)
 		put16(a, 0xbf00); /* nop everywhere */
-	put16(0x102, 0xe07d); /* b 0x200 */
-	put16(0x104, 0xd1fe); /* bne . (not taken) */
-	put16(0x108, 0xe7fe); /* b . */
-	put16(0x200, 0x4770); /* bx lr */
-	put16(0x300, 0x4770); /* bx lr (exception return) */
+	put16(0x102, 0xe07d);	  /* b 0x200 */
+	put16(0x104, 0xd1fe);	  /* bne . (not taken) */
+	put16(0x108, 0xe7fe);	  /* b . */
+	put16(0x200, 0x4770);	  /* bx lr */
+	put16(0x300, 0x4770);	  /* bx lr (exception return) */
 }
 
-static const struct etm_region region = { .base = 0, .size = sizeof(mem), .data = mem };
-static const struct etm_ocsd_mem image = { .regions = &region, .n = 1 };
+static const struct etm_region region = {.base = 0, .size = sizeof(mem), .data = mem};
+static const struct etm_ocsd_mem image = {.regions = &region, .n = 1};
 
-static struct etm4_insn I(uint32_t pc, uint32_t next, unsigned flags)
-{
+static struct etm4_insn I(uint32_t pc, uint32_t next, unsigned flags) {
 	uint16_t hw1 = mem[pc] | mem[pc + 1] << 8, hw2 = mem[pc + 2] | mem[pc + 3] << 8;
 
-	return (struct etm4_insn){ .pc = pc, .next = next, .size = etm_thumb_size(hw1),
-				   .kind = etm_thumb_class(hw1, hw2, NULL), .flags = flags };
+	return (struct etm4_insn){.pc = pc,
+				  .next = next,
+				  .size = etm_thumb_size(hw1),
+				  .kind = etm_thumb_class(hw1, hw2, NULL),
+				  .flags = flags};
 }
 
 struct got {
@@ -142,28 +144,29 @@ static int bytes_are(const uint8_t *got, size_t n, const uint8_t *want, size_t w
 	if (!ok) {
 		tap_diag("got %zu bytes:", n);
 		for (size_t i = 0; i < n; i++)
-			tap_diag("  [%zu] %02x%s", i, got[i], i < wn && got[i] != want[i] ? " <-" : "");
+			tap_diag("  [%zu] %02x%s", i, got[i],
+				 i < wn && got[i] != want[i] ? " <-" : "");
 	}
 	return ok;
 }
 
-static const uint8_t sync_hdr[] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80, /* A-sync */
-				    0x01, 0x00,				    /* Trace Info */
-				    0x04 };				    /* Trace On */
+static const uint8_t sync_hdr[] = {0,	 0,    0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80, /* A-sync */
+				   0x01, 0x00,					/* Trace Info */
+				   0x04};					/* Trace On */
 
 static void test_sequence(void)
 {
-	struct etm4_cfg cfg = { .trace_id = 0x10, .sync_period = 4096 };
+	struct etm4_cfg cfg = {.trace_id = 0x10, .sync_period = 4096};
 	struct etm4 *e = etm4_new(&cfg);
 	struct etm4_insn seq[] = {
-		I(0x100, 0x102, 0), I(0x102, 0x200, 0), I(0x200, 0x104, 0), I(0x104, 0x106, 0),
-		I(0x106, 0x108, 0),
+	    I(0x100, 0x102, 0), I(0x102, 0x200, 0), I(0x200, 0x104, 0),
+	    I(0x104, 0x106, 0), I(0x106, 0x108, 0),
 	};
-	struct etm4_insn after[] = { I(0x300, 0x108, ETM4_EXC_RETURN), I(0x108, 0x108, 0) };
+	struct etm4_insn after[] = {I(0x300, 0x108, ETM4_EXC_RETURN), I(0x108, 0x108, 0)};
 	uint8_t want[64];
 	size_t wn = 0, n;
 	const uint8_t *data;
-	struct got g = { .n = 0 };
+	struct got g = {.n = 0};
 	struct etm4_stats st;
 	int ok = 1;
 
@@ -180,17 +183,17 @@ static void test_sequence(void)
 	memcpy(want, sync_hdr, sizeof(sync_hdr));
 	wn = sizeof(sync_hdr);
 	static const uint8_t rest[] = {
-		0x83, 0x00, 0x01, 0x00, 0x00, 0x00, /* address 0x100 with context (T32, EL0, secure) */
-		0xdb,				    /* atoms F2: E (b 0x200), E (bx lr) */
-		0x96, 0x02,			    /* short address: 0x104 (low byte from A[7:1]) */
-		0xf6,				    /* atom F1: N (bne not taken) */
-		0x06, 0x1f,			    /* exception 15, E1:E0 = 01 */
-		0x96, 0x04,			    /* its preferred return address 0x108, short */
-		0x96, 0x80, 0x03,		    /* the handler 0x300, short with two bytes */
-		0xf7,				    /* atom F1: E (bx lr, exception return) */
-		0x07,				    /* exception return (ARMv7-M) */
-		0x91,				    /* exact match: history entry 1 = 0x108 */
-		0xf7,				    /* atom F1: E (b .) */
+	    0x83, 0x00, 0x01, 0x00, 0x00, 0x00, /* address 0x100 with context (T32, EL0, secure) */
+	    0xdb,				/* atoms F2: E (b 0x200), E (bx lr) */
+	    0x96, 0x02,				/* short address: 0x104 (low byte from A[7:1]) */
+	    0xf6,				/* atom F1: N (bne not taken) */
+	    0x06, 0x1f,				/* exception 15, E1:E0 = 01 */
+	    0x96, 0x04,				/* its preferred return address 0x108, short */
+	    0x96, 0x80, 0x03,			/* the handler 0x300, short with two bytes */
+	    0xf7,				/* atom F1: E (bx lr, exception return) */
+	    0x07,				/* exception return (ARMv7-M) */
+	    0x91,				/* exact match: history entry 1 = 0x108 */
+	    0xf7,				/* atom F1: E (b .) */
 	};
 	memcpy(want + wn, rest, sizeof(rest));
 	wn += sizeof(rest);
@@ -200,8 +203,8 @@ static void test_sequence(void)
 	tap_is_int(st.traced, 7, "all 7 instructions end at a P0 element");
 	tap_is_int(st.exceptions, 1, "one exception");
 
-	static const uint64_t path[] = { 0x100, 0x102, 0x200, 0x104, 0x106, ETM_OCSD_EXC | 15,
-					 0x300, 0x108 };
+	static const uint64_t path[] = {0x100, 0x102, 0x200, 0x104, 0x106, ETM_OCSD_EXC | 15,
+					0x300, 0x108};
 	int dk = etm_ocsd_decode(&cfg, &image, data, n, collect, &g);
 
 	tap_ok(!dk && g.n == (int)ARRAY_SIZE(path) && !memcmp(g.v, path, sizeof(path)),
@@ -228,7 +231,7 @@ static void test_sequence(void)
 /* Runs of taken branches pack into atom format 6; long exception numbers; long addresses. */
 static void test_formats(void)
 {
-	struct etm4_cfg cfg = { .trace_id = 0x11, .sync_period = 4096 };
+	struct etm4_cfg cfg = {.trace_id = 0x11, .sync_period = 4096};
 	struct etm4 *e = etm4_new(&cfg);
 	struct etm4_insn loop = I(0x108, 0x108, 0), out = I(0x104, 0x106, 0);
 	const uint8_t *data;
@@ -249,13 +252,14 @@ static void test_formats(void)
 	/* IRQ 20 = exception 36: two TYPE bytes; handler far away: a long address */
 	ok &= !etm4_exception(e, 36, 0x108, 0x12345678);
 	data = etm4_data(e, &n);
-	static const uint8_t exc[] = { 0x06, 0x89, 0x01, 0x90, 0x9b, 0x3c, 0x56, 0x34, 0x12 };
-	bytes_are(n >= sizeof(exc) ? data + n - sizeof(exc) : data, n >= sizeof(exc) ? sizeof(exc) : n,
-		  exc, sizeof(exc), "exception 36, exact-match return address, long handler address");
+	static const uint8_t exc[] = {0x06, 0x89, 0x01, 0x90, 0x9b, 0x3c, 0x56, 0x34, 0x12};
+	bytes_are(n >= sizeof(exc) ? data + n - sizeof(exc) : data,
+		  n >= sizeof(exc) ? sizeof(exc) : n, exc, sizeof(exc),
+		  "exception 36, exact-match return address, long handler address");
 	tap_ok(etm4_exception(e, 1024, 0, 0) == -1, "exception number 1024 refused");
 	etm4_free(e);
 
-	struct etm4_cfg bad = { .trace_id = 0, .sync_period = 4096 };
+	struct etm4_cfg bad = {.trace_id = 0, .sync_period = 4096};
 	tap_ok(etm4_new(&bad) == NULL, "trace ID 0 refused");
 	bad.trace_id = 0x70;
 	tap_ok(etm4_new(&bad) == NULL, "trace ID 0x70 refused");
@@ -298,10 +302,10 @@ static int cmp_fn(void *ctx, uint64_t pc)
  */
 static void test_periodic_sync(void)
 {
-	struct etm4_cfg cfg = { .trace_id = 0x12, .sync_period = 256 };
+	struct etm4_cfg cfg = {.trace_id = 0x12, .sync_period = 256};
 	struct etm4 *e = etm4_new(&cfg);
 	static uint64_t want[12000];
-	struct cmp c = { .w = want };
+	struct cmp c = {.w = want};
 	struct etm4_stats st;
 	const uint8_t *data;
 	size_t n;
@@ -329,22 +333,22 @@ static void test_periodic_sync(void)
 	tap_ok(ok && st.syncs > 3, "%llu syncs in %zu bytes at a period of 256",
 	       (unsigned long long)st.syncs, n);
 	int dk = etm_ocsd_decode(&cfg, &image, data, n, cmp_fn, &c);
-	tap_ok(!dk && !c.bad && c.i == c.n, "OpenCSD follows through the syncs: %zu of %zu elements",
-	       c.i, c.n);
+	tap_ok(!dk && !c.bad && c.i == c.n,
+	       "OpenCSD follows through the syncs: %zu of %zu elements", c.i, c.n);
 	etm4_free(e);
 }
 
 /* ETMv3: the same program as test_sequence, packets by hand (IHI 0014). */
 static void test_etm3(void)
 {
-	struct etm3_cfg cfg = { .trace_id = 0x13, .sync_period = 4096 };
+	struct etm3_cfg cfg = {.trace_id = 0x13, .sync_period = 4096};
 	struct etm3 *e = etm3_new(&cfg);
 	struct etm4_insn seq[] = {
-		I(0x100, 0x102, 0), I(0x102, 0x200, 0), I(0x200, 0x104, 0), I(0x104, 0x106, 0),
-		I(0x106, 0x108, 0),
+	    I(0x100, 0x102, 0), I(0x102, 0x200, 0), I(0x200, 0x104, 0),
+	    I(0x104, 0x106, 0), I(0x106, 0x108, 0),
 	};
-	struct etm4_insn after[] = { I(0x300, 0x108, ETM4_EXC_RETURN), I(0x108, 0x108, 0) };
-	struct got g = { .n = 0 };
+	struct etm4_insn after[] = {I(0x300, 0x108, ETM4_EXC_RETURN), I(0x108, 0x108, 0)};
+	struct got g = {.n = 0};
 	const uint8_t *data;
 	size_t n;
 	int ok = 1;
@@ -357,22 +361,22 @@ static void test_etm3(void)
 	ok &= !etm3_flush(e);
 	tap_ok(ok, "etm3: encode the program");
 	static const uint8_t want[] = {
-		0x00, 0x00, 0x00, 0x00, 0x00, 0x80, /* A-sync */
-		0x08, 0x20, 0x01, 0x01, 0x00, 0x00, /* I-sync, trace enabled: 0x100, Thumb */
-		0x8c,				    /* P-header: E E E (nop, b, bx lr) */
-		0x05,				    /* branch address, 1 byte: 0x104 */
-		0xc0,				    /* P-header: N (bne) */
-		0x84,				    /* P-header: E (nop) */
-		0x81, 0x46, 0x1e,		    /* branch 0x300 with exception 15 (SysTick) */
-		0x84,				    /* P-header: E (bx lr) */
-		0x76,				    /* exception exit */
-		0x89, 0x02,			    /* branch address, 2 bytes: 0x108 */
-		0x84,				    /* P-header: E (b .) */
+	    0x00, 0x00, 0x00, 0x00, 0x00, 0x80, /* A-sync */
+	    0x08, 0x20, 0x01, 0x01, 0x00, 0x00, /* I-sync, trace enabled: 0x100, Thumb */
+	    0x8c,				/* P-header: E E E (nop, b, bx lr) */
+	    0x05,				/* branch address, 1 byte: 0x104 */
+	    0xc0,				/* P-header: N (bne) */
+	    0x84,				/* P-header: E (nop) */
+	    0x81, 0x46, 0x1e,			/* branch 0x300 with exception 15 (SysTick) */
+	    0x84,				/* P-header: E (bx lr) */
+	    0x76,				/* exception exit */
+	    0x89, 0x02,				/* branch address, 2 bytes: 0x108 */
+	    0x84,				/* P-header: E (b .) */
 	};
 	data = etm3_data(e, &n);
 	bytes_are(data, n, want, sizeof(want), "etm3 packets");
-	static const uint64_t path[] = { 0x100, 0x102, 0x200, 0x104, 0x106, ETM_OCSD_EXC | 15,
-					 0x300, 0x108 };
+	static const uint64_t path[] = {0x100, 0x102, 0x200, 0x104, 0x106, ETM_OCSD_EXC | 15,
+					0x300, 0x108};
 	int dk = etm_ocsd_decode3(&cfg, &image, data, n, collect, &g);
 	tap_ok(!dk && g.n == (int)ARRAY_SIZE(path) && !memcmp(g.v, path, sizeof(path)),
 	       "etm3: OpenCSD decodes the path back (%d of %zu elements)", g.n, ARRAY_SIZE(path));
@@ -380,9 +384,10 @@ static void test_etm3(void)
 	/* IRQ 20 (exception 36): two exception bytes; a far handler: five address bytes */
 	ok = !etm3_exception(e, 36, 0x12345678);
 	data = etm3_data(e, &n);
-	static const uint8_t irq[] = { 0xf9, 0xac, 0xd1, 0x91, 0x51, 0x88, 0x02 };
-	bytes_are(n >= sizeof(irq) ? data + n - sizeof(irq) : data, n >= sizeof(irq) ? sizeof(irq) : n,
-		  irq, sizeof(irq), "etm3: IRQ 20 to 0x12345678");
+	static const uint8_t irq[] = {0xf9, 0xac, 0xd1, 0x91, 0x51, 0x88, 0x02};
+	bytes_are(n >= sizeof(irq) ? data + n - sizeof(irq) : data,
+		  n >= sizeof(irq) ? sizeof(irq) : n, irq, sizeof(irq),
+		  "etm3: IRQ 20 to 0x12345678");
 	tap_is_int(etm3_exception_number(3), 19, "etm3: HardFault is 19");
 	tap_is_int(etm3_exception_number(16), 8, "etm3: IRQ 0 is 8");
 	tap_is_int(etm3_exception_number(17), 1, "etm3: IRQ 1 is 1");
@@ -397,29 +402,36 @@ static void test_mtb(void)
 {
 	struct mtb *m = mtb_new();
 	struct mtb_stats st;
-	struct got g = { .n = 0 };
+	struct got g = {.n = 0};
 	const uint8_t *data;
 	size_t n;
 	int ok = 1;
 
-	ok &= !mtb_insn(m, 0x100, 2, 0x102, 0);		   /* nop: sequential, no packet */
-	ok &= !mtb_insn(m, 0x102, 2, 0x200, 0);		   /* b 0x200 */
-	ok &= !mtb_insn(m, 0x200, 2, 0x104, 0);		   /* bx lr */
-	ok &= !mtb_insn(m, 0x104, 2, 0x106, 0);		   /* bne . not taken: no packet */
-	ok &= !mtb_exception(m, 0x106, 0x300);		   /* an interrupt before 0x106 */
+	ok &= !mtb_insn(m, 0x100, 2, 0x102, 0);		 /* nop: sequential, no packet */
+	ok &= !mtb_insn(m, 0x102, 2, 0x200, 0);		 /* b 0x200 */
+	ok &= !mtb_insn(m, 0x200, 2, 0x104, 0);		 /* bx lr */
+	ok &= !mtb_insn(m, 0x104, 2, 0x106, 0);		 /* bne . not taken: no packet */
+	ok &= !mtb_exception(m, 0x106, 0x300);		 /* an interrupt before 0x106 */
 	ok &= !mtb_insn(m, 0x300, 2, 0x106, 0xfffffff9); /* its return */
 	ok &= !mtb_insn(m, 0x106, 2, 0x108, 0);
 	ok &= !mtb_insn(m, 0x108, 2, 0x108, 0); /* b . */
 	ok &= !mtb_insn(m, 0x108, 2, 0x108, 0);
 	tap_ok(ok, "mtb: encode branches, an exception and its return");
 	static const uint8_t want[] = {
-		0x02, 0x01, 0x00, 0x00, 0x01, 0x02, 0x00, 0x00, /* 0x102 -> 0x200, S = 1 (first) */
-		0x00, 0x02, 0x00, 0x00, 0x04, 0x01, 0x00, 0x00, /* 0x200 -> 0x104 */
-		0x07, 0x01, 0x00, 0x00, 0x00, 0x03, 0x00, 0x00, /* A = 1: return address 0x106 -> handler */
-		0x00, 0x03, 0x00, 0x00, 0xf8, 0xff, 0xff, 0xff, /* bx lr -> EXC_RETURN 0xfffffff9 */
-		0xf9, 0xff, 0xff, 0xff, 0x06, 0x01, 0x00, 0x00, /* A = 1: EXC_RETURN -> 0x106 */
-		0x08, 0x01, 0x00, 0x00, 0x08, 0x01, 0x00, 0x00, /* b . */
-		0x08, 0x01, 0x00, 0x00, 0x08, 0x01, 0x00, 0x00,
+	    0x02, 0x01, 0x00, 0x00,
+	    0x01, 0x02, 0x00, 0x00, /* 0x102 -> 0x200, S = 1 (first) */
+	    0x00, 0x02, 0x00, 0x00,
+	    0x04, 0x01, 0x00, 0x00, /* 0x200 -> 0x104 */
+	    0x07, 0x01, 0x00, 0x00,
+	    0x00, 0x03, 0x00, 0x00, /* A = 1: return address 0x106 -> handler */
+	    0x00, 0x03, 0x00, 0x00,
+	    0xf8, 0xff, 0xff, 0xff, /* bx lr -> EXC_RETURN 0xfffffff9 */
+	    0xf9, 0xff, 0xff, 0xff,
+	    0x06, 0x01, 0x00, 0x00, /* A = 1: EXC_RETURN -> 0x106 */
+	    0x08, 0x01, 0x00, 0x00,
+	    0x08, 0x01, 0x00, 0x00, /* b . */
+	    0x08, 0x01, 0x00, 0x00,
+	    0x08, 0x01, 0x00, 0x00,
 	};
 	data = mtb_data(m, &n);
 	bytes_are(data, n, want, sizeof(want), "mtb packets");
@@ -428,13 +440,13 @@ static void test_mtb(void)
 	       "mtb: 7 packets, 2 instructions before the first destination, %llu traced",
 	       (unsigned long long)st.traced);
 
-	static const uint64_t path[] = { 0x200, 0x104, 0x300, 0x106, 0x108, 0x108 };
+	static const uint64_t path[] = {0x200, 0x104, 0x300, 0x106, 0x108, 0x108};
 	int dk = mtb_decode(data, n, &image, collect, &g);
 	tap_ok(!dk && g.n == (int)ARRAY_SIZE(path) && !memcmp(g.v, path, sizeof(path)),
 	       "mtb: decoded back (%d of %zu instructions)", g.n, ARRAY_SIZE(path));
 
 	/* a wrapped buffer: decoding starts at its oldest whole packet */
-	static const uint64_t tail[] = { 0x104, 0x300, 0x106, 0x108, 0x108 };
+	static const uint64_t tail[] = {0x104, 0x300, 0x106, 0x108, 0x108};
 	g.n = 0;
 	dk = mtb_decode(want + 8, sizeof(want) - 8, &image, collect, &g);
 	tap_ok(!dk && g.n == (int)ARRAY_SIZE(tail) && !memcmp(g.v, tail, sizeof(tail)),
@@ -446,7 +458,7 @@ static void test_mtb(void)
 	g.n = 0;
 	tap_ok(mtb_decode(bad, sizeof(bad), &image, collect, &g) == -1,
 	       "mtb: a destination with no path to the next source is an error");
-	memcpy(bad, want, 8);	    /* 0x102 -> 0x200, then */
+	memcpy(bad, want, 8);	       /* 0x102 -> 0x200, then */
 	memcpy(bad + 8, want + 32, 8); /* EXC_RETURN -> 0x106 with no return to it before */
 	g.n = 0;
 	tap_ok(mtb_decode(bad, 16, &image, collect, &g) == -1,
