@@ -2,7 +2,9 @@
  * ocsd: decoding an ETMv4 or ETMv3 instruction-trace stream with OpenCSD
  * (the libopencsd C API): one decode tree per stream, OpenCSD's ETMv4
  * instruction decoder (or ETMv3 decoder) set up from the registers
- * etm4_regs() (etm3_regs()) gives, and the program image as its memory. OpenCSD's generic elements
+ * etm4_regs() (etm3_regs()) gives, and the program image as its memory.
+ * Not reentrant: one decode at a time per process (OpenCSD's error logger
+ * is process-wide too). OpenCSD's generic elements
  * come back as the sequence of executed instruction addresses.
  */
 #ifndef RAPTOR_ETM_OCSD_H
@@ -50,6 +52,14 @@ const struct etm_region *etm_ocsd_region(const struct etm_ocsd_mem *m, uint32_t 
  */
 int etm_ocsd_decode(const struct etm4_cfg *cfg, const struct etm_ocsd_mem *mem, const uint8_t *data,
 		    size_t len, etm_ocsd_fn fn, void *ctx) MUST_CHECK;
+/*
+ * Decode a capture of CoreSight formatter frames (etm/cstf: 16-byte,
+ * memory aligned, no frame syncs) holding n ETMv4 streams, cfg[i] with its
+ * trace ID: elements of source i go to fn with ctx[i]. 0 / -1 as above.
+ */
+int etm_ocsd_decode_frames(const struct etm4_cfg *cfg, int n, const struct etm_ocsd_mem *mem,
+			   const uint8_t *data, size_t len, etm_ocsd_fn fn,
+			   void *const *ctx) MUST_CHECK;
 /* The same for an ETMv3 stream (etm3), with OpenCSD's ETMv3 decoder (ARMv7-M). */
 int etm_ocsd_decode3(const struct etm3_cfg *cfg, const struct etm_ocsd_mem *mem,
 		     const uint8_t *data, size_t len, etm_ocsd_fn fn, void *ctx) MUST_CHECK;

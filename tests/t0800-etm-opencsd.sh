@@ -1,6 +1,6 @@
 #!/bin/sh
 . "$(dirname "$0")/lib.sh"
-test_description 'ETMv4 and ETMv3.5 trace of recorded runs decoded by OpenCSD, and MTB trace decoded by raptor, back to the ground truth, instruction by instruction'
+test_description 'ETMv4 (raw and in CoreSight formatter frames) and ETMv3.5 trace of recorded runs decoded by OpenCSD, and MTB trace decoded by raptor, back to the ground truth, instruction by instruction'
 
 ETMCHECK=$BUILD/etmcheck
 test_require "$RAPTOR" "$ETMCHECK"
@@ -15,8 +15,10 @@ SINGLE="irq-m3-O2 irq-m33-O2"
 
 # check_one ELF CORES: record with the truth, etmcheck it with a 1 KiB
 # sync period (so periodic syncs happen mid-stream); prints
-# "ok ELF CORES INSNS ETM4-BYTES ETM4-BPI ETM3-BYTES ETM3-BPI MTB-BYTES MTB-BPI"
-# or the failure.
+# "ok ELF CORES INSNS ETM4-BYTES ETM4-BPI ETM3-BYTES ETM3-BPI MTB-BYTES MTB-BPI
+# FRAME-BYTES" or the failure. The cores' ETMv4 streams also go, interleaved,
+# into one capture of CoreSight formatter frames, decoded by one OpenCSD
+# tree: each core's instructions compared there must be the same.
 cat >check_one <<'EOF'
 #!/bin/sh
 elf=$1 n=$2
@@ -42,11 +44,13 @@ fi
 awk '/^core [0-9]* etm4:/ { if ($4 + $9 != substr($7, 2)) bad = 1 }
 	/^core [0-9]* etm3:/ { if ($4 != substr($7, 2)) bad = 1 }
 	/^core [0-9]* mtb:/ { if ($4 + $9 + $15 != substr($7, 2)) bad = 1 }
-	END { exit bad }' $d/out || {
-	echo "FAIL etmcheck $elf $n: compared + untraced != retired: $(tr "\n" " " <$d/out)"
+	/^core [0-9]* etm4:/ { e4 = e4 " " $4 }
+	/^frames: / { sub(/.*per core:/, ""); fr = $0 }
+	END { if (fr != e4) bad = 1; exit bad }' $d/out || {
+	echo "FAIL etmcheck $elf $n: compared + untraced != retired, or the frames differ: $(tr "\n" " " <$d/out)"
 	exit 0
 }
-sed -n "s/^etmcheck: .* \([0-9]*\) instructions; ETMv4 ([^)]*) \([0-9]*\) bytes, \([0-9.]*\) bits\/instruction; ETMv3 \([0-9]*\) bytes, \([0-9.]*\) bits\/instruction; MTB \([0-9]*\) bytes, \([0-9.]*\) bits.*/ok $elf $n \1 \2 \3 \4 \5 \6 \7/p" $d/out
+sed -n "s/^etmcheck: .* \([0-9]*\) instructions; ETMv4 ([^)]*) \([0-9]*\) bytes, \([0-9.]*\) bits\/instruction; ETMv3 \([0-9]*\) bytes, \([0-9.]*\) bits\/instruction; MTB \([0-9]*\) bytes, \([0-9.]*\) bits\/instruction; ETMv4 frames \([0-9]*\) bytes.*/ok $elf $n \1 \2 \3 \4 \5 \6 \7 \8/p" $d/out
 rm -rf $d
 EOF
 chmod +x check_one
@@ -66,7 +70,7 @@ test_expect_success 'every workload at 1, 2, 4 and 8 cores: OpenCSD (ETMv4, ETMv
 # the bandwidth, as TAP comments: workload, cores, instructions, then bits
 # per instruction (and bytes) of ETMv4, ETMv3 and the MTB
 [ -f results ] && grep ^ok results | sort -k2,2 -k3,3n |
-	awk '{ printf "# %-16s %d cores %7d insns, bits/insn: ETMv4 %.4f (%d B), ETMv3 %.4f (%d B), MTB %.3f (%d B)\n", $2, $3, $4, $6, $5, $8, $7, $10, $9 }'
+	awk '{ printf "# %-16s %d cores %7d insns, bits/insn: ETMv4 %.4f (%d B; framed %d B), ETMv3 %.4f (%d B), MTB %.3f (%d B)\n", $2, $3, $4, $6, $5, $11, $8, $7, $10, $9 }'
 
 test_expect_success 'the raw streams: one per core and format, their sizes the bytes reported' '
 	"$RAPTOR" record "$GUEST/systick-m3-O2.elf" --cores 4 --truth -o rec -q >/dev/null &&
@@ -78,6 +82,9 @@ test_expect_success 'the raw streams: one per core and format, their sizes the b
 	total=$(cat raw/etm4-core*.bin | wc -c) &&
 	total3=$(cat raw/etm3-core*.bin | wc -c) &&
 	mtotal=$(cat raw/mtb-core*.bin | wc -c) &&
+	ftotal=$(wc -c <raw/etm4-frames.bin) &&
+	test $((ftotal % 16)) = 0 &&
+	grep "ETMv4 frames $ftotal bytes; 0 mismatches" out &&
 	grep "4 cores, .* ETMv4 (ARMv7-M) $total bytes, .* ETMv3 $total3 bytes, .* MTB $mtotal bytes, .* 0 mismatches" out &&
 	head -c 6 raw/etm3-core1.bin | od -An -tx1 | tr -d " \n" >sync3 &&
 	test "$(cat sync3)" = 000000000080 &&

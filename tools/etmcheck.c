@@ -13,7 +13,9 @@
  * REC/program.elf is the code image the decoders walk. Core c gets trace
  * ID 0x10 + c. --sync: the ETMs' sync period (default 4096 bytes). --raw
  * DIR writes DIR/etm4-coreC.bin, DIR/etm3-coreC.bin and DIR/mtb-coreC.bin,
- * each core's raw stream or buffer. --v8m / --v7m pick the architecture
+ * each core's raw stream or buffer, and DIR/etm4-frames.bin, all the cores'
+ * ETMv4 streams interleaved in one capture of CoreSight formatter frames
+ * (etm/cstf), which is decoded and compared too. --v8m / --v7m pick the architecture
  * OpenCSD's ETMv4 decoder is told (the default follows the manifest's core
  * model: ARMv8-M for the M33, else ARMv7-M).
  *
@@ -29,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "etm/cstf.h"
 #include "etm/etm3.h"
 #include "etm/etm4.h"
 #include "etm/mtb.h"
@@ -65,7 +68,8 @@ struct core {
 	uint32_t exc[EXC_DEPTH]; /* preferred return addresses of active exceptions */
 	int nexc;
 	/* decode side */
-	struct cmp e4, e3c, mt;
+	struct cmp e4, e4f, e3c, mt;
+	size_t framed;		 /* bytes of the ETMv4 stream put in the frames */
 	size_t mtb_from, mtb_to; /* pcs[mtb_from..mtb_to) are in the MTB */
 };
 
@@ -164,6 +168,40 @@ static int check_etm4(void *ctx, uint64_t v)
 	m->got++;
 	if (!(v & ETM_OCSD_EXC))
 		m->got_insns++;
+	return 0;
+}
+
+/* The same element in the framed capture. */
+static int check_etm4f(void *ctx, uint64_t v)
+{
+	struct core *c = ctx;
+	struct cmp *m = &c->e4f;
+
+	if (m->got >= c->covered || c->want[m->got] != v)
+		return mismatch(m, m->got < c->covered ? c->want[m->got] : ~0ull, v);
+	m->got++;
+	if (!(v & ETM_OCSD_EXC))
+		m->got_insns++;
+	return 0;
+}
+
+/*
+ * What core c's ETMv4 wrote since last time goes to the formatter once
+ * there are at least min bytes of it, so the frames interleave the cores
+ * as their trace came out, in bursts of FRAME_BURST bytes or more (as a
+ * funnel drains each trace unit's FIFO) rather than byte by byte.
+ */
+#define FRAME_BURST 16
+static int to_frames(struct cstf *f, struct core *c, int ci, size_t min)
+{
+	size_t len;
+	const uint8_t *d = etm4_data(c->enc, &len);
+
+	if (len == c->framed || len - c->framed < min)
+		return 0;
+	if (cstf_put(f, 0x10 + ci, d + c->framed, len - c->framed))
+		return -1;
+	c->framed = len;
 	return 0;
 }
 
@@ -300,7 +338,10 @@ static int write_file(const char *dir, const char *what, int c, const uint8_t *d
 	char path[4096];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%s-core%d.bin", dir, what, c);
+	if (c < 0)
+		snprintf(path, sizeof(path), "%s/%s.bin", dir, what);
+	else
+		snprintf(path, sizeof(path), "%s/%s-core%d.bin", dir, what, c);
 	f = fopen(path, "wb");
 	if (!f || fwrite(data, 1, len, f) != len) {
 		if (f)
@@ -341,7 +382,8 @@ int main(int argc, char **argv)
 	static struct core cores[ST_TRUTH_MAX_CORES];
 	static struct image img;
 	struct etm_ocsd_mem mem = {.regions = img.r};
-	uint64_t tot_bytes = 0, tot_insns = 0, tot_mtb = 0, tot_e3 = 0;
+	uint64_t tot_bytes = 0, tot_insns = 0, tot_mtb = 0, tot_e3 = 0, tot_frames = 0;
+	struct cstf *frames = NULL;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--sync") && i + 1 < argc) {
@@ -386,6 +428,9 @@ int main(int argc, char **argv)
 	if (!tr)
 		goto out;
 	ncores = st_truth_ncores(tr);
+	frames = cstf_new();
+	if (!frames)
+		goto out;
 	for (int c = 0; c < ncores; c++) {
 		struct etm4_cfg cfg = {.trace_id = 0x10 + c, .sync_period = sync, .v8m = arch};
 
@@ -400,7 +445,8 @@ int main(int argc, char **argv)
 	while ((k = st_truth_next(tr, &r)) == 1) {
 		if (r.type != ST_TRUTH_RESET && r.type != ST_TRUTH_INSN && r.type != ST_TRUTH_EXC)
 			continue;
-		if (step(&cores[r.core], r.core, &r, &mem))
+		if (step(&cores[r.core], r.core, &r, &mem) ||
+		    to_frames(frames, &cores[r.core], r.core, FRAME_BURST))
 			goto out;
 	}
 	if (k < 0)
@@ -490,15 +536,56 @@ int main(int argc, char **argv)
 			    co->insns ? 8.0 * mlen / co->insns : 0.0,
 			    (unsigned long long)ms.packets);
 	}
-	printf(
-	    "etmcheck: %s: %d cores, %llu instructions; ETMv4 (%s) %llu bytes, %.4f "
-	    "bits/instruction; "
-	    "ETMv3 %llu bytes, %.4f bits/instruction; MTB %llu bytes, %.4f bits/instruction; %s\n",
-	    rec, ncores, (unsigned long long)tot_insns, arch ? "ARMv8-M" : "ARMv7-M",
-	    (unsigned long long)tot_bytes, tot_insns ? 8.0 * tot_bytes / tot_insns : 0.0,
-	    (unsigned long long)tot_e3, tot_insns ? 8.0 * tot_e3 / tot_insns : 0.0,
-	    (unsigned long long)tot_mtb, tot_insns ? 8.0 * tot_mtb / tot_insns : 0.0,
-	    bad ? "MISMATCH" : "0 mismatches");
+	/* all the cores' ETMv4 streams in one capture of formatter frames */
+	for (int c = 0; c < ncores; c++)
+		if (to_frames(frames, &cores[c], c, 0))
+			goto out;
+	if (cstf_finish(frames))
+		goto out;
+	{
+		struct etm4_cfg cfgs[ST_TRUTH_MAX_CORES];
+		void *ctxs[ST_TRUTH_MAX_CORES];
+		const uint8_t *fd;
+		size_t flen;
+		int dk;
+
+		for (int c = 0; c < ncores; c++) {
+			cfgs[c] = (struct etm4_cfg){
+			    .trace_id = 0x10 + c, .sync_period = sync, .v8m = arch};
+			ctxs[c] = &cores[c];
+		}
+		fd = cstf_data(frames, &flen);
+		if (raw && write_file(raw, "etm4-frames", -1, fd, flen))
+			goto out;
+		dk = etm_ocsd_decode_frames(cfgs, ncores, &mem, fd, flen, check_etm4f, ctxs);
+		for (int c = 0; c < ncores; c++) {
+			struct core *co = &cores[c];
+
+			if (!co->e4f.bad && !dk && co->e4f.got != co->covered)
+				mismatch(&co->e4f, co->want[co->e4f.got], ~0ull);
+			bad |= report(rec, c, "ETMv4 in formatter frames (OpenCSD)", &co->e4f);
+		}
+		bad |= dk;
+		if (!quiet) {
+			printf("frames: the %d ETMv4 streams in %zu CoreSight formatter frames, "
+			       "%zu bytes, "
+			       "%.4f bits/instruction; instructions compared per core:",
+			       ncores, flen / CSTF_FRAME, flen,
+			       tot_insns ? 8.0 * flen / tot_insns : 0.0);
+			for (int c = 0; c < ncores; c++)
+				printf(" %zu", cores[c].e4f.got_insns);
+			printf("\n");
+		}
+		tot_frames = flen;
+	}
+	printf("etmcheck: %s: %d cores, %llu instructions; ETMv4 (%s) %llu bytes, %.4f "
+	       "bits/instruction; ETMv3 %llu bytes, %.4f bits/instruction; MTB %llu bytes, %.4f "
+	       "bits/instruction; ETMv4 frames %llu bytes; %s\n",
+	       rec, ncores, (unsigned long long)tot_insns, arch ? "ARMv8-M" : "ARMv7-M",
+	       (unsigned long long)tot_bytes, tot_insns ? 8.0 * tot_bytes / tot_insns : 0.0,
+	       (unsigned long long)tot_e3, tot_insns ? 8.0 * tot_e3 / tot_insns : 0.0,
+	       (unsigned long long)tot_mtb, tot_insns ? 8.0 * tot_mtb / tot_insns : 0.0,
+	       (unsigned long long)tot_frames, bad ? "MISMATCH" : "0 mismatches");
 	ret = bad;
 out:
 	if (tr)
@@ -510,6 +597,7 @@ out:
 		free(cores[c].want);
 		free(cores[c].pcs);
 	}
+	cstf_free(frames);
 	if (have_elf)
 		isa_elf_release(&elf);
 	for (int i = 0; i < img.n; i++)

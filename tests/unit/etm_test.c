@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "etm/cstf.h"
 #include "etm/etm3.h"
 #include "etm/etm4.h"
 #include "etm/mtb.h"
@@ -397,6 +398,81 @@ static void test_etm3(void)
 	etm3_free(e);
 }
 
+/* CoreSight formatter frames by hand (IHI 0029), then two ETMv4 streams in one capture. */
+static void test_cstf(void)
+{
+	struct cstf *f = cstf_new();
+	const uint8_t *data;
+	size_t n;
+	static const uint8_t a[] = {0xa1, 0xb2, 0xc3}, b[] = {0x04};
+	static const uint8_t want1[16] = {0x21, 0xa1, 0xb2, 0xc3, 0x23, 0x04, 0x01};
+
+	tap_ok(!cstf_put(f, 0x10, a, 3) && !cstf_put(f, 0x11, b, 1) && !cstf_finish(f),
+	       "cstf: two sources, one frame");
+	data = cstf_data(f, &n);
+	bytes_are(data, n, want1, sizeof(want1), "cstf: IDs in even bytes, padding with ID 0");
+	cstf_free(f);
+
+	/* source 0x10 ends on an even byte: (ID 0x11 + previous-ID flag, its last byte) */
+	static const uint8_t c[] = {0xa1, 0xb3}, d[] = {0x05, 0x06};
+	static const uint8_t want2[16] = {0x21, 0xa1, 0x23, 0xb3, 0x04, 0x06, 0x01, [15] = 0x06};
+
+	f = cstf_new();
+	tap_ok(!cstf_put(f, 0x10, c, 2) && !cstf_put(f, 0x11, d, 2) && !cstf_finish(f),
+	       "cstf: a change after an even byte");
+	data = cstf_data(f, &n);
+	bytes_are(data, n, want2, sizeof(want2), "cstf: the previous-ID flag and the bit-0 flags");
+	tap_ok(cstf_put(f, 0x10, c, 1) == -1, "cstf: nothing after the end");
+	cstf_free(f);
+
+	/* the test program traced by two cores, their streams interleaved 3 bytes at a time */
+	struct etm4_cfg cfg[2] = {{.trace_id = 0x10, .sync_period = 4096},
+				  {.trace_id = 0x11, .sync_period = 4096}};
+	struct etm4 *e[2] = {etm4_new(&cfg[0]), etm4_new(&cfg[1])};
+	struct etm4_insn seq[] = {
+	    I(0x100, 0x102, 0), I(0x102, 0x200, 0), I(0x200, 0x104, 0),
+	    I(0x104, 0x106, 0), I(0x106, 0x108, 0),
+	};
+	struct etm4_insn after[] = {I(0x300, 0x108, ETM4_EXC_RETURN), I(0x108, 0x108, 0)};
+	static struct got g[2];
+	void *ctx[2] = {&g[0], &g[1]};
+	const uint8_t *s0, *s1;
+	size_t n0, n1, i0 = 0, i1 = 0;
+	int ok = 1;
+
+	for (int k = 0; k < 2; k++) {
+		for (size_t i = 0; i < ARRAY_SIZE(seq); i++)
+			ok &= !etm4_insn(e[k], &seq[i]);
+		ok &= !etm4_exception(e[k], 15, 0x108, 0x300);
+		for (size_t i = 0; i < ARRAY_SIZE(after); i++)
+			ok &= !etm4_insn(e[k], &after[i]);
+		ok &= !etm4_flush(e[k]);
+	}
+	s0 = etm4_data(e[0], &n0);
+	s1 = etm4_data(e[1], &n1);
+	f = cstf_new();
+	while (i0 < n0 || i1 < n1) {
+		size_t k0 = n0 - i0 < 3 ? n0 - i0 : 3, k1 = n1 - i1 < 3 ? n1 - i1 : 3;
+
+		ok &= !cstf_put(f, 0x10, s0 + i0, k0) && !cstf_put(f, 0x11, s1 + i1, k1);
+		i0 += k0;
+		i1 += k1;
+	}
+	ok &= !cstf_finish(f);
+	data = cstf_data(f, &n);
+	static const uint64_t path[] = {0x100, 0x102, 0x200, 0x104, 0x106, ETM_OCSD_EXC | 15,
+					0x300, 0x108};
+	int dk = etm_ocsd_decode_frames(cfg, 2, &image, data, n, collect, ctx);
+	tap_ok(ok && !dk && n % 16 == 0, "cstf: %zu bytes of frames decoded by OpenCSD", n);
+	for (int k = 0; k < 2; k++)
+		tap_ok(g[k].n == (int)ARRAY_SIZE(path) && !memcmp(g[k].v, path, sizeof(path)),
+		       "cstf: trace ID 0x%x's path out of the frames (%d of %zu elements)",
+		       cfg[k].trace_id, g[k].n, ARRAY_SIZE(path));
+	cstf_free(f);
+	etm4_free(e[0]);
+	etm4_free(e[1]);
+}
+
 /* MTB: packets by hand (DDI 0486), then decoded back over the image. */
 static void test_mtb(void)
 {
@@ -476,5 +552,6 @@ int main(void)
 	test_periodic_sync();
 	test_etm3();
 	test_mtb();
+	test_cstf();
 	return tap_done();
 }
