@@ -1,11 +1,12 @@
 /*
- * ocsd: decoding an ETMv4 or ETMv3 instruction-trace stream with OpenCSD
- * (the libopencsd C API): one decode tree per stream, OpenCSD's ETMv4
- * instruction decoder (or ETMv3 decoder) set up from the registers
- * etm4_regs() (etm3_regs()) gives, and the program image as its memory.
+ * ocsd: decoding ETMv4 and ETMv3 instruction trace with OpenCSD (the
+ * libopencsd C API): one decode tree per raw stream or per capture of
+ * formatter frames, OpenCSD's ETMv4 instruction decoder (or ETMv3
+ * decoder) set up from the registers etm4_regs() (etm3_regs()) gives, and
+ * the program image as its memory. OpenCSD's generic elements come back
+ * as the sequence of executed instruction addresses and exceptions.
  * Not reentrant: one decode at a time per process (OpenCSD's error logger
- * is process-wide too). OpenCSD's generic elements
- * come back as the sequence of executed instruction addresses.
+ * is process-wide too).
  */
 #ifndef RAPTOR_ETM_OCSD_H
 #define RAPTOR_ETM_OCSD_H
@@ -21,6 +22,7 @@
  * Called for every instruction OpenCSD says was executed, in order
  * (pc), and for every exception (pc = ETM_OCSD_EXC | number, after the
  * instructions before it). Return 0 to go on, -1 to stop the decode.
+ * ctx is the caller's and must not be NULL.
  */
 #define ETM_OCSD_EXC 0x100000000ull
 typedef int (*etm_ocsd_fn)(void *ctx, uint64_t pc);
