@@ -23,8 +23,12 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -liniparser
 ALL_CFLAGS = -std=gnu11 $(OPT) $(DEBUGINFO) $(WARN) $(SANITIZE) -I. $(PKG_CFLAGS) \
 	-DRAPTOR_TESTS=$(TESTS) -MMD -MP $(CFLAGS)
 ALL_LDFLAGS = $(SANITIZE) $(LDFLAGS)
+# OpenCSD (libopencsd-dev) decodes ETM trace: etm/ocsd.c. Debian ships a
+# pkg-config file for the C++ library alone; its C API library comes first.
+# Only what calls etm/ocsd.c links it (tools/etmcheck, tests/unit/etm_test).
+OCSD_LIBS = -lopencsd_c_api $(shell pkg-config --libs libopencsd 2>/dev/null || echo -lopencsd)
 
-LIB_DIRS := util isa board predictors caches streams record replay server analysis
+LIB_DIRS := util isa board predictors caches streams record replay server analysis etm
 LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 CLI_SRC  := $(wildcard cli/*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
@@ -65,6 +69,8 @@ include tools/tools.mk
 include tests/isa/isa.mk
 
 unit: $(UNIT_BIN)
+
+$(BUILD)/unit/etm_test: PKG_LIBS += $(OCSD_LIBS)
 
 # The main job: serve the bundled demo recording and say how to attach GDB.
 run:
@@ -111,6 +117,7 @@ bench-scale:
 # for a part of the suite (run-all.sh patterns). CI runs it after `make
 # check`. Reports go to files as well as failing the program (exit 86, also
 # under test_must_fail), and any report fails the target (docs/HARDENING.md).
+# tests/lsan.supp names the one leak of a library we link (OpenCSD's).
 ASAN_LOG     = $(abspath build-asan)/sanitizer-reports
 ASAN_SAMPLE ?= 8
 ASAN_QEMU_SAMPLE ?= 16
@@ -118,6 +125,7 @@ asan:
 	@rm -rf $(ASAN_LOG) && mkdir -p $(ASAN_LOG)
 	ASAN_OPTIONS=log_path=$(ASAN_LOG)/asan:exitcode=86:detect_leaks=1 \
 	UBSAN_OPTIONS=log_path=$(ASAN_LOG)/ubsan:halt_on_error=1:print_stacktrace=1:exitcode=86 \
+	LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp):print_suppressions=0 \
 	RAPTOR_TEST_SAMPLE=$(ASAN_SAMPLE) RAPTOR_QEMU_SAMPLE=$(ASAN_QEMU_SAMPLE) \
 	$(MAKE) BUILD=build-asan OPT=-O1 FUZZ_BUILD=$(abspath $(FUZZ_BUILD)) \
 		SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" check

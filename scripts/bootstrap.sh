@@ -2,12 +2,13 @@
 # bootstrap.sh: install the Debian packages raptor needs to build and test.
 # As root it runs apt-get; otherwise it prints the exact command to run.
 # Usage: scripts/bootstrap.sh [build|run|check]
-#   build: the compilers too: gcc-arm-none-eabi, and clang for the guest
+#   build: the libraries (libopencsd-dev: etm/ocsd.c decodes ETM trace with
+#     OpenCSD), the compilers too: gcc-arm-none-eabi, and clang for the guest
 #     workloads' clang builds (guest/guest.mk) and the fuzz targets;
 #   run: build's, and gdb-multiarch (what `make run` tells you to start);
 #   check: run's, and the test-only tools.
 set -e
-need_build="libcapstone-dev libelf-dev zlib1g-dev libiniparser-dev nettle-dev libjansson-dev gnuplot-nox pkg-config gcc make \
+need_build="libcapstone-dev libelf-dev zlib1g-dev libiniparser-dev nettle-dev libjansson-dev libopencsd-dev gnuplot-nox pkg-config gcc make \
 gcc-arm-none-eabi libnewlib-arm-none-eabi clang"
 need_run="gdb-multiarch"
 need_check="qemu-system-arm time python3 valgrind lldb"

@@ -1,0 +1,131 @@
+/*
+ * cstf: CoreSight trace formatter frames (IHI 0029). An ID change may only
+ * sit in an even byte; when a source's data ends on an even byte, the byte
+ * pair becomes (ID of the next source with the "previous ID" flag, that
+ * last data byte), so the next source starts on the next pair.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "etm/cstf.h"
+
+struct cstf {
+	uint8_t *buf;
+	size_t len, cap;
+	uint8_t frame[CSTF_FRAME];
+	int slot; /* next byte of frame to fill, 0..14 */
+	int cur;  /* current ID, -1 before the first */
+	int done;
+};
+
+struct cstf *cstf_new(void)
+{
+	struct cstf *f = calloc(1, sizeof(*f));
+
+	if (!f) {
+		error("cstf: out of memory");
+		return NULL;
+	}
+	f->cur = -1;
+	return f;
+}
+
+void cstf_free(struct cstf *f)
+{
+	if (!f)
+		return;
+	free(f->buf);
+	free(f);
+}
+
+static int emit(struct cstf *f)
+{
+	if (f->len + CSTF_FRAME > f->cap) {
+		size_t cap = f->cap ? 2 * f->cap : 4096;
+		uint8_t *nb = realloc(f->buf, cap);
+
+		if (!nb)
+			return error("cstf: out of memory at frame %zu", f->len / CSTF_FRAME);
+		f->buf = nb;
+		f->cap = cap;
+	}
+	memcpy(f->buf + f->len, f->frame, CSTF_FRAME);
+	f->len += CSTF_FRAME;
+	memset(f->frame, 0, sizeof(f->frame));
+	f->slot = 0;
+	return 0;
+}
+
+/* Move on one byte: a full frame (15 bytes and the flags) goes out. */
+static int next(struct cstf *f)
+{
+	return ++f->slot == 15 ? emit(f) : 0;
+}
+
+static int put_byte(struct cstf *f, uint8_t id, uint8_t b)
+{
+	if (id != f->cur) {
+		if (f->slot & 1) {
+			/* an ID cannot go in an odd byte: the even byte before it
+			   (data of the old ID) moves here, its place takes the ID
+			   with the "previous ID" flag */
+			int e = f->slot - 1;
+			uint8_t d0 = f->frame[e] | ((f->frame[15] >> (e / 2)) & 1);
+
+			f->frame[e] = (uint8_t)(id << 1 | 1);
+			f->frame[15] |= 1u << (e / 2);
+			f->frame[f->slot] = d0;
+			f->cur = id;
+			if (next(f))
+				return -1;
+		} else {
+			f->frame[f->slot] = (uint8_t)(id << 1 | 1);
+			f->frame[15] &= ~(1u << (f->slot / 2));
+			f->cur = id;
+			if (next(f))
+				return -1;
+		}
+	}
+	if (f->slot & 1)
+		f->frame[f->slot] = b;
+	else {
+		f->frame[f->slot] = b & 0xfe;
+		f->frame[15] = (f->frame[15] & ~(1u << (f->slot / 2))) | (b & 1) << (f->slot / 2);
+	}
+	return next(f);
+}
+
+int cstf_put(struct cstf *f, uint8_t id, const uint8_t *data, size_t len)
+{
+	if (id < 1 || id > 0x6f)
+		return error("cstf: trace ID 0x%x out of range 0x01..0x6f", id);
+	if (f->done)
+		return error("cstf: trace ID 0x%x: data after the end of the capture", id);
+	for (size_t i = 0; i < len; i++)
+		if (put_byte(f, id, data[i]))
+			return -1;
+	return 0;
+}
+
+int cstf_finish(struct cstf *f)
+{
+	f->done = 1;
+	if (f->slot == 0)
+		return 0;
+	if (f->slot & 1) { /* close the pair as put_byte does, with ID 0 */
+		int e = f->slot - 1;
+		uint8_t d0 = f->frame[e] | ((f->frame[15] >> (e / 2)) & 1);
+
+		f->frame[e] = 0x01;
+		f->frame[15] |= 1u << (e / 2);
+		f->frame[f->slot] = d0;
+	} else
+		f->frame[f->slot] = 0x01; /* ID 0: the rest is nobody's */
+	return emit(f);
+}
+
+const uint8_t *cstf_data(const struct cstf *f, size_t *len)
+{
+	*len = f->len;
+	return f->buf;
+}

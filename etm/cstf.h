@@ -1,0 +1,42 @@
+/*
+ * cstf: the CoreSight trace formatter (ARM IHI 0029, "CoreSight
+ * Architecture Specification", "Trace Formatter"), which merges the trace
+ * streams of several sources, each with its own trace ID, into 16-byte
+ * frames, as an ETB/ETR writes them to memory (frame aligned, no frame
+ * syncs) and a TPIU sends them (there with FSYNC patterns between frames,
+ * not written here).
+ *
+ * Frame, bytes 0..15:
+ *   even bytes 0..14: bit 0 = 1: an ID byte, ID = bits[7:1]: the bytes
+ *                     after it belong to that source; bit 0 = 0: a data
+ *                     byte whose real bit 0 is in byte 15
+ *   odd bytes 1..13:  always data
+ *   byte 15:          bit k = bit 0 of the data byte at 2k; for an ID byte
+ *                     at 2k, bit k = 1 says byte 2k+1 still belongs to the
+ *                     previous ID
+ * The end of the capture is padded with ID 0 (no source) and zeroes.
+ */
+#ifndef RAPTOR_ETM_CSTF_H
+#define RAPTOR_ETM_CSTF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/util.h"
+
+#define CSTF_FRAME 16
+
+struct cstf;
+
+struct cstf *cstf_new(void);
+void cstf_free(struct cstf *f);
+
+/* Append len bytes of the source with trace ID id (1..0x6f). 0 / -1. */
+int cstf_put(struct cstf *f, uint8_t id, const uint8_t *data, size_t len) MUST_CHECK;
+/* Pad the last frame. 0 / -1. No cstf_put after it. */
+int cstf_finish(struct cstf *f) MUST_CHECK;
+
+/* The frames written so far (whole frames only). */
+const uint8_t *cstf_data(const struct cstf *f, size_t *len);
+
+#endif

@@ -1,0 +1,87 @@
+/*
+ * etm4: an ETMv4 instruction-trace encoder, the byte stream the trace unit
+ * of a Cortex-M7 / M33 class core writes to its trace port (ARM IHI 0064,
+ * "ETM Architecture Specification ETMv4", chapter 6 "Descriptions of Trace
+ * Packets"). One struct etm4 per core, fed every retired instruction and
+ * every exception entry in the core's program order.
+ *
+ * The trace unit it models is configured as a trace engineer would for
+ * instruction trace alone (docs/ETM.md gives the register values):
+ * ETMv4.2, 32-bit instruction addresses, no data trace, no cycle counting,
+ * no timestamps, no branch broadcast, no return stack, no conditional
+ * instruction trace, no Q elements, no speculation (TRCIDR8.MAXSPEC = 0,
+ * so no commit packets), no context ID or VMID; a periodic synchronisation
+ * request every sync_period bytes (TRCSYNCPR).
+ *
+ * Packets it writes (bytes in stream order; see etm4.c for the diagrams):
+ *   A-sync          00 x11, 80
+ *   Trace Info      01 00                  (no optional sections)
+ *   Trace On        04
+ *   Address+context 83 A[7:1] A[15:8] A[23:16] A[31:24] 00   (32-bit, IS1)
+ *   Address         exact match 90..92; short IS1 96 +1/2 bytes; long IS1 9B +4
+ *   Atoms           formats 1, 2, 3 and 6 (F6: a run of E atoms + one more)
+ *   Exception       06 + 1 or 2 bytes (type = M-profile exception number),
+ *                   then the preferred return address, then the handler's
+ *   Exception return 07 (ARMv7-M: a P0 element of its own)
+ */
+#ifndef RAPTOR_ETM_ETM4_H
+#define RAPTOR_ETM_ETM4_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "etm/thumb.h"
+#include "util/util.h"
+
+/* Settings of the modelled trace unit. */
+struct etm4_cfg {
+	uint8_t trace_id;     /* TRCTRACEIDR, 1..0x6f (CoreSight trace ID) */
+	unsigned sync_period; /* bytes between sync requests, a power of 2, 256..2^20 */
+	int v8m;	      /* ARMv8-M (M33): exception return is not a P0 element */
+};
+
+/* The ETMv4 ID and programming registers these settings imply. */
+struct etm4_regs {
+	uint32_t idr0, idr1, idr2, idr8, configr, traceidr, syncpr;
+};
+void etm4_regs(const struct etm4_cfg *cfg, struct etm4_regs *out);
+
+/* One retired instruction. */
+struct etm4_insn {
+	uint32_t pc;
+	uint32_t next;		  /* the PC executed next by this core (target or fall-through) */
+	unsigned size;		  /* 2 or 4 */
+	enum etm_thumb_kind kind; /* etm_thumb_class of it */
+	unsigned flags;		  /* ETM4_EXC_RETURN, ETM4_TAIL */
+};
+#define ETM4_EXC_RETURN 1u /* the branch returned from an exception */
+#define ETM4_TAIL 2u	   /* ... and tail-chained: etm4_exception follows */
+
+struct etm4_stats {
+	uint64_t bytes, insns;
+	/* instructions a decoder can rebuild: up to the last P0 element or exception */
+	uint64_t traced;
+	uint64_t atoms, addresses, exceptions, syncs;
+};
+
+struct etm4;
+
+/* A new encoder, or NULL with an error naming the bad setting. */
+struct etm4 *etm4_new(const struct etm4_cfg *cfg);
+void etm4_free(struct etm4 *e);
+
+/* Trace one retired instruction. 0, or -1 with an error (bad size, out of memory). */
+int etm4_insn(struct etm4 *e, const struct etm4_insn *in) MUST_CHECK;
+/*
+ * Trace an exception entry: number (IPSR value), the preferred return
+ * address and the handler's first instruction. 0 / -1.
+ */
+int etm4_exception(struct etm4 *e, unsigned number, uint32_t ret, uint32_t handler) MUST_CHECK;
+/* Write out the atoms still pending (end of trace). 0 / -1. */
+int etm4_flush(struct etm4 *e) MUST_CHECK;
+
+/* The bytes written so far (valid until the next call on e) and their count. */
+const uint8_t *etm4_data(const struct etm4 *e, size_t *len);
+void etm4_get_stats(const struct etm4 *e, struct etm4_stats *st);
+
+#endif

@@ -1,0 +1,69 @@
+/*
+ * ocsd: decoding ETMv4 and ETMv3 instruction trace with OpenCSD (the
+ * libopencsd C API): one decode tree per raw stream or per capture of
+ * formatter frames, OpenCSD's ETMv4 instruction decoder (or ETMv3
+ * decoder) set up from the registers etm4_regs() (etm3_regs()) gives, and
+ * the program image as its memory. OpenCSD's generic elements come back
+ * as the sequence of executed instruction addresses and exceptions.
+ * Not reentrant: one decode at a time per process (OpenCSD's error logger
+ * is process-wide too).
+ */
+#ifndef RAPTOR_ETM_OCSD_H
+#define RAPTOR_ETM_OCSD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "etm/etm3.h"
+#include "etm/etm4.h"
+#include "util/util.h"
+
+/*
+ * Called for every instruction OpenCSD says was executed, in order
+ * (pc), and for every exception (pc = ETM_OCSD_EXC | number, after the
+ * instructions before it). Return 0 to go on, -1 to stop the decode.
+ * ctx is the caller's and must not be NULL.
+ */
+#define ETM_OCSD_EXC 0x100000000ull
+typedef int (*etm_ocsd_fn)(void *ctx, uint64_t pc);
+
+/*
+ * The memory OpenCSD reads code from: regions (the program's loaded
+ * segments), each data[0..size) at address base. A read that starts in a
+ * region returns what the region holds from there (OpenCSD asks for 4
+ * bytes at every instruction, also at a region's last halfword).
+ */
+struct etm_region {
+	uint32_t base, size;
+	const uint8_t *data;
+};
+struct etm_ocsd_mem {
+	const struct etm_region *regions;
+	int n;
+};
+
+/* The region holding [addr, addr + len), or NULL. */
+const struct etm_region *etm_ocsd_region(const struct etm_ocsd_mem *m, uint32_t addr, uint32_t len);
+
+/*
+ * Decode data[0..len) (one core's raw ETMv4 stream, no frame formatting)
+ * as written by an encoder with settings cfg, calling fn. 0 when the whole
+ * stream decoded with no error; -1 with an error naming the trace ID and
+ * OpenCSD's message and byte index (also when fn stopped it: then fn's own
+ * error came first).
+ */
+int etm_ocsd_decode(const struct etm4_cfg *cfg, const struct etm_ocsd_mem *mem, const uint8_t *data,
+		    size_t len, etm_ocsd_fn fn, void *ctx) MUST_CHECK;
+/*
+ * Decode a capture of CoreSight formatter frames (etm/cstf: 16-byte,
+ * memory aligned, no frame syncs) holding n ETMv4 streams, cfg[i] with its
+ * trace ID: elements of source i go to fn with ctx[i]. 0 / -1 as above.
+ */
+int etm_ocsd_decode_frames(const struct etm4_cfg *cfg, int n, const struct etm_ocsd_mem *mem,
+			   const uint8_t *data, size_t len, etm_ocsd_fn fn,
+			   void *const *ctx) MUST_CHECK;
+/* The same for an ETMv3 stream (etm3), with OpenCSD's ETMv3 decoder (ARMv7-M). */
+int etm_ocsd_decode3(const struct etm3_cfg *cfg, const struct etm_ocsd_mem *mem,
+		     const uint8_t *data, size_t len, etm_ocsd_fn fn, void *ctx) MUST_CHECK;
+
+#endif
