@@ -215,6 +215,29 @@ int st_lv_get_head(struct st_lv_decoder *d, struct st_lv_msg *m)
 
 	if (start == r->nbits)
 		return 1;
+	if (!f->timed && !f->adapt && f->enc != ST_LV_NXLV && r->nbits - start >= 64 &&
+	    tib + f->cnt.c0 + 1 <= 57) {
+		/*
+		 * The usual head, read from one 64-bit window: untimed, fixed
+		 * chunks, a count that fits its first chunk (more bit 0). What
+		 * else comes takes the general way below.
+		 */
+		uint64_t w = load64(r->buf + start / 8) >> (start % 8);
+		uint64_t x = (w >> tib) & ((UINT64_C(1) << f->cnt.c0) - 1);
+
+		ti = w & ((UINT64_C(1) << tib) - 1);
+		if (!(w >> (tib + f->cnt.c0) & 1) && ti < (uint64_t)f->ncores) {
+			r->pos = start + tib + f->cnt.c0 + 1;
+			d->pcc[ti] = 0;
+			d->fields.ti += tib;
+			d->fields.cnt += f->cnt.c0 + 1;
+			d->fields.msgs++;
+			m->core = (int)ti;
+			m->cycle = 0;
+			m->count = x;
+			return 0;
+		}
+	}
 	if (get_cc_ti(r, f->timed, ad_sizes(f->adapt, f->cc, &d->ad.cc), "dCC", f->ncores, d->pcc,
 		      &ti, &cycle))
 		return -1;
@@ -263,6 +286,12 @@ int st_lv_get_value(struct st_lv_decoder *d, uint8_t *value, unsigned n)
 		return 0;
 	if (start % 8 == 0) {
 		memcpy(value, r->buf + start / 8, n);
+		r->pos += 8 * (uint64_t)n;
+	} else if (n <= 7 && r->nbits - start >= 64) {
+		/* a word or less: one 64-bit window (its 8 bytes are the reader's) */
+		x = load64(r->buf + start / 8) >> (start % 8);
+		for (; i < n; i++)
+			value[i] = (uint8_t)(x >> (8 * i));
 		r->pos += 8 * (uint64_t)n;
 	} else {
 		/* 7 bytes per load: take() holds at most 57 bits */
