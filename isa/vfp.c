@@ -12,9 +12,12 @@
  * first; with FPCCR.ASPEN and CONTROL.FPCA clear, a new context starts:
  * FPSCR := FPDSCR and CONTROL.FPCA := 1.
  *
- * Arithmetic is isa/softfp.c. Encodings the model's FPU does not have
- * (double precision on FPv4-SP, D16-D31 on FPv5-D16) stop the run as
- * unimplemented: never guessed.
+ * Arithmetic is isa/softfp.c. Data processing the model's FPU does not
+ * have (double precision on an SP-only FPU, D16-D31 on FPv5-D16) is
+ * UNDEFINED: a UsageFault UNDEFINSTR, or NOCP while CP10 is denied (QEMU's
+ * M-profile NOCP check comes before its VFP decoder refuses the encoding).
+ * Other encodings no handler knows stop the run as unimplemented: never
+ * guessed.
  */
 #include "isa/isa_priv.h"
 #include "isa/model.h"
@@ -53,6 +56,14 @@ static int preserve_fp_state(struct isa_cpu *c)
 }
 
 /* ExecuteFPCheck: 0 to go on, or EX_FAULT. */
+/* An encoding the model's FPU lacks (see the top): NOCP first, else UNDEFINSTR. */
+static int fp_undefined(struct isa_cpu *c)
+{
+	if (!cpacr_pass(c))
+		return isa_fault(c, EXC_USAGEFAULT, UFSR_NOCP, 0);
+	return isa_fault(c, EXC_USAGEFAULT, UFSR_UNDEFINSTR, 0);
+}
+
 static int fp_check(struct isa_cpu *c)
 {
 	if (!cpacr_pass(c))
@@ -185,8 +196,8 @@ static int ldst(struct isa_cpu *c, const struct isa_insn *in)
 		base = rn == 15 ? (c->pc + 4) & ~3u : c->s.r[rn];
 		addr = u ? base + imm8 * 4 : base - imm8 * 4;
 		n = dbl ? 2 : 1;
-		if (first + n > 32)
-			return unimpl(c, in);
+		if (first + n > 32) /* D16-D31 (dbl: first <= 31 else) */
+			return fp_undefined(c);
 		if ((r = fp_check(c)))
 			return r;
 		if (addr & 3) /* VLDR/VSTR need word alignment, whatever CCR says */
@@ -293,7 +304,7 @@ static int dp64(struct isa_cpu *c, const struct isa_insn *in)
 		no_m = !op || opc2 == 0x5 || (opc2 & 0xa) == 0xa;
 	}
 	if ((!s_dst && dd >= 16) || (!s_src && !no_m && dm >= 16) || (opc1 != 0xb && dn >= 16))
-		return unimpl(c, in); /* D16-D31: FPv5-D16 has none */
+		return fp_undefined(c); /* D16-D31: FPv5-D16 has none */
 	if (opc1 == 0xb && !op) {
 		/* VMOV.F64 Dd, #imm */
 		if ((r = fp_check(c)))
@@ -424,9 +435,11 @@ static int dp(struct isa_cpu *c, const struct isa_insn *in)
 	int r;
 
 	if (hw2 & 0x100)
-		return has_dp(c) ? dp64(c, in) : unimpl(c, in); /* FPv4-SP has none */
+		return has_dp(c) ? dp64(c, in) : fp_undefined(c); /* SP-only FPUs have none */
 	if ((hw2 & 0x10))
 		return unimpl(c, in);
+	if (opc1 == 0xb && op && opc2 == 0x7 && bit7 && (!has_dp(c) || (hw1 >> 6 & 1)))
+		return fp_undefined(c); /* VCVT.F64.F32 Dd, Sm: double precision, D0-D15 */
 	if (opc1 == 0xb && !op) {
 		/* VMOV.F32 Sd, #imm */
 		if ((r = fp_check(c)))
@@ -494,9 +507,7 @@ static int dp(struct isa_cpu *c, const struct isa_insn *in)
 				f[sd] = sf32_rint(&env_, m, (enum sf_round)env_.rmode, 1);
 				break;
 			}
-			/* VCVT.F64.F32 Dd, Sm */
-			if (!has_dp(c) || (hw1 >> 6 & 1))
-				return unimpl(c, in);
+			/* VCVT.F64.F32 Dd, Sm (FPv5-D16, Dd < D16: checked above) */
 			set_dreg(c, hw2 >> 12, sf32_to_f64(&env_, m));
 			break;
 		case 0x8: /* VCVT.F32.{S,U}32 Sd, Sm (FPSCR rounding) */
