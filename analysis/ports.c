@@ -147,7 +147,7 @@ static int collect(struct feed *f, struct an_ports *pt, const char *raw)
 
 int an_ports_measure(struct an_ports *pt, const char *dir, unsigned sync, const char *raw)
 {
-	static struct feed f; /* large (the ports' exception stacks): not on the stack */
+	struct feed f;
 	struct etm_image im;
 	const struct st_manifest *mf;
 	char path[4096];
