@@ -51,7 +51,8 @@ static const char stat_usage[] =
     "  --cdf                the cumulative distribution of field lengths (bCnt,\n"
     "                       |diffTA|, diffCC, iCnt, fahCnt, dCC; mcfTRaptor Fig. 9)\n"
     "  --plot-cdf FILE.svg  draw those CDFs with gnuplot\n"
-    "  --no-ports           leave the trace ports out (they take a replay)\n"
+    "  --no-ports           leave the trace ports out of the report and the JSON\n"
+    "                       (they take a replay; CSV tables but ports never do)\n"
     "  --etm-sync BYTES     the ETMs' sync period (default 4096, a power of 2\n"
     "                       from 256 to 1048576), as tools/etmcheck --sync\n"
     "  --ports-raw DIR      write the ports' streams into DIR, as etmcheck --raw\n"
@@ -1055,6 +1056,10 @@ int cmd_stat(int argc, char **argv)
 		return error("stat: --no-ports excludes %s",
 			     o.ports_raw ? "--ports-raw" : "--csv=ports"),
 		       2;
+
+	/* the other CSV tables have no ports: no replay for them */
+	if (o.csv && o.table != T_PORTS && !o.ports_raw)
+		o.no_ports = 1;
 
 	if (an_rec_load(&r, argv[optind]))
 		return 1;
