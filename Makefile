@@ -36,7 +36,7 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/unit/%)
 
-.PHONY: all bootstrap run demo traces check unit bench bench-scale asan debug install clean guest tools isatests
+.PHONY: all bootstrap run demo traces check unit bench bench-scale bench-bandwidth asan debug install clean guest tools isatests
 
 all: $(BUILD)/raptor
 
@@ -109,6 +109,14 @@ bench-scale:
 	@$(MAKE) --no-print-directory all guest tools
 	@$(MAKE) --no-print-directory -f Makefile -f bench/bench.mk BUILD=$(BUILD) bench-tools
 	@bench/scale.sh $(BUILD) > bench/SCALE.md.new && mv bench/SCALE.md.new bench/SCALE.md
+
+# The trace-port bandwidth study: every encoding of the papers and the real
+# trace ports (ETMv4, ETMv3.5, MTB) on the multicore suite at 1, 2, 4 and 8
+# cores; bench/bandwidth.sh writes bench/BANDWIDTH.md and bench/plots/.
+bench-bandwidth:
+	@scripts/bootstrap.sh check
+	@$(MAKE) --no-print-directory all guest
+	@BUILD=$(BUILD) bench/bandwidth.sh
 
 # AddressSanitizer + UBSan over `make check`: every test, the long campaigns
 # at 1 in ASAN_SAMPLE of their cases (tests/lib.sh test_sample; ASAN_SAMPLE=1

@@ -1,7 +1,7 @@
 #!/bin/bash
 # bandwidth.sh: the trace-port bandwidth study; writes bench/BANDWIDTH.md and
-# bench/plots/*.svg. Regenerate with `bench/bandwidth.sh` (BUILD=dir to use
-# another build directory).
+# bench/plots/*.svg. Regenerate with `make bench-bandwidth` or
+# `bench/bandwidth.sh` (BUILD=dir to use another build directory).
 #
 # Records every multicore workload of $BUILD/guest/multi.list (one build,
 # $OPT, default m3-O2) at N = 1, 2, 4, 8 cores in nine configurations
@@ -13,7 +13,10 @@
 #   LscN          Large, one shared data cache of N x 32 KiB (the private
 #                 caches' total capacity)
 #   L16           Large, 16 KiB private data caches (mc2RT's CS16)
-# then `raptor stat --csv` and `--csv=cores` of each, `raptor tune` over the
+# then `raptor stat --csv` and `--csv=cores` of each, `raptor stat --csv=ports`
+# of the Large ones (the real trace ports, ETMv4, ETMv3.5, MTB and ETMv4 in
+# CoreSight frames, fed from a replay: the run is the same in every
+# configuration, so one is enough; section 10), `raptor tune` over the
 # suite per predictor configuration, a re-recording of the Large set with
 # the chunk sizes tune found (its totals must equal tune's), `raptor stat
 # --over-time --plot` of one recording and a gnuplot plot of bpi against N.
@@ -67,7 +70,8 @@ opts() {
 }
 
 # record DIR ELF N CONFIG [extra options]: one recording, stat CSVs appended
-# to DIR/enc.csv and DIR/cores.csv with workload,cores,config in front.
+# to DIR/enc.csv and DIR/cores.csv with workload,cores,config in front, and
+# for the main Large recordings the trace ports to DIR/ports.csv.
 record() {
 	local dir=$1 w=$2 n=$3 cfg=$4
 	shift 4
@@ -80,8 +84,15 @@ record() {
 		exit 1
 	fi
 	local t
-	for t in enc cores; do
-		"$raptor" stat "$rec" --csv="${t/enc/encodings}" >"$rec.$t.csv"
+	local tables="enc cores"
+	[ "$cfg" = L ] && [ "$dir" = "$work/rec" ] && tables="$tables ports"
+	for t in $tables; do
+		# the ports take a replay: only where asked for
+		case $t in
+		enc) "$raptor" stat "$rec" --csv=encodings --no-ports >"$rec.$t.csv" ;;
+		cores) "$raptor" stat "$rec" --csv=cores --no-ports >"$rec.$t.csv" ;;
+		ports) "$raptor" stat "$rec" --csv=ports >"$rec.$t.csv" ;;
+		esac
 		# the tables read columns by name (the header of the first file)
 		[ -f "$dir/$t.csv" ] || sed -n '1s/^/workload,n,config,/p' "$rec.$t.csv" >"$dir/$t.csv"
 		tail -n +2 "$rec.$t.csv" | sed "s|^|$w,$n,$cfg,|" >>"$dir/$t.csv"
@@ -116,7 +127,7 @@ cat >"$work/tables.awk" <<'AWK'
 # tables.awk: the markdown tables of bench/BANDWIDTH.md from the CSVs
 # bandwidth.sh collects. -v t=TABLE picks one; -v wl="w1 w2 ..." the
 # workloads in order, -v ns="1 2 4 8" the core counts. Files: enc.csv,
-# cores.csv, extra.csv (each with a header; columns found by name).
+# cores.csv, extra.csv, ports.csv (each with a header; columns found by name).
 # "Total" rows pool the suite (sum of bits / sum of instructions, as the
 # papers' Total rows); "Mean" rows are the unweighted mean over workloads.
 BEGIN {
@@ -130,6 +141,7 @@ BEGIN {
 	NAME["mc2rt"] = "mc2RT"; NAME["tnxlv"] = "tNX-LV"; NAME["tnxlv.gz"] = "tNX-LV gzip -1"
 	NAME["tcfiat"] = "tCFiat"; NAME["tmc2rt"] = "tmc2RT"
 	NAME["tra"] = "TR_a"; NAME["ttra"] = "tTR_a"; NAME["cfiata"] = "CFiat_a"; NAME["tcfiata"] = "tCFiat_a"
+	NAME["etm4"] = "ETMv4"; NAME["etm3"] = "ETMv3.5"; NAME["mtb"] = "MTB"; NAME["etm4.cstf"] = "ETMv4, CoreSight frames"
 }
 FNR == 1 { file++; for (i = 1; i <= NF; i++) col[file, $i] = i; next }
 function c(name,   i) {
@@ -164,6 +176,14 @@ file == 3 {
 	PEER[r] = c("mc2rt_peer_supplied"); INV[r] = c("invalidations")
 	next
 }
+# the trace ports of the Large recordings: all cores (the per-core rows are in the CSV)
+file == 4 && c("core") == "all" {
+	k = c("workload") SUBSEP c("n") SUBSEP c("port")
+	PB[k] = c("bits"); PBPI[k] = c("bpi"); PBPC[k] = c("bpc")
+	if (c("port") == "mtb") PK[c("workload"), c("n")] = c("packets")
+	PROWS[++nprows] = k
+	next
+}
 
 # --- helpers ----------------------------------------------------------------
 function B(w, n, cf, e) { return BITS[w, n, cf, e] + 0 }
@@ -190,6 +210,11 @@ function hdr(s,   n, i, a, sep) {
 }
 function row(s) { print "| " s " |" }
 function sum(a, n, cf,   i, s) { s = 0; for (i = 1; i <= nw; i++) s += a[W[i], n, cf]; return s }
+# the trace ports (Large recordings): bits of port p (or of encoding p, when it is one) of a workload, suite totals
+function isport(p) { return p ~ /^(etm4|etm3|mtb|etm4\.cstf)$/ }
+function PBW(w, n, p) { return isport(p) ? PB[w, n, p] + 0 : B(w, n, "L", p) }
+function TPB(n, p,   i, s) { s = 0; for (i = 1; i <= nw; i++) s += PBW(W[i], n, p); return s }
+function TPK(n,   i, s) { s = 0; for (i = 1; i <= nw; i++) s += PK[W[i], n]; return s }
 
 # --- tables -------------------------------------------------------------------
 END {
@@ -408,6 +433,34 @@ END {
 		}
 		if (!cnt) print "- none"
 	}
+	# the real trace ports beside the papers' encodings at n cores (Large): suite totals and the spread
+	if (t == "ports") {
+		hdr("encoding|bpi|bpc|bits / TR_e bits|lowest bpi (workload)|highest bpi (workload)")
+		ne = split("nxb trb tre tra ttre etm4 etm3 mtb etm4.cstf", E, " ")
+		for (k = 1; k <= ne; k++) {
+			lo = 1e30; hi = -1
+			for (i = 1; i <= nw; i++) {
+				x = PBW(W[i], n, E[k]) / INS[W[i], n, "L"]
+				if (x < lo) { lo = x; lw = W[i] }
+				if (x > hi) { hi = x; hw = W[i] }
+			}
+			row(NAME[E[k]] (isport(E[k]) ? "" : " (Large)") " | " b3(TPB(n, E[k]) / TI(n, "L")) " | " b3(TPB(n, E[k]) / TC(n, "L")) \
+			    " | " f("%.1f", div(TPB(n, E[k]), TPB(n, "tre"))) " | " sprintf("%.3f (%s)", lo, lw) " | " sprintf("%.3f (%s)", hi, hw))
+		}
+	}
+	# per workload: bpi of TR_e and the ports at every N
+	if (t == "ports_wl") {
+		h = "workload"
+		ne = split("tre etm4 etm3 mtb", E, " ")
+		for (j = 1; j <= nn; j++) for (k = 1; k <= ne; k++) h = h "|" NAME[E[k]] " N=" NS[j]
+		hdr(h)
+		for (i = 1; i <= nw + 1; i++) {
+			w = W[i]; s = i <= nw ? w : "**Total**"
+			for (j = 1; j <= nn; j++) for (k = 1; k <= ne; k++)
+				s = s " | " b3(i <= nw ? PBW(w, NS[j], E[k]) / INS[w, NS[j], "L"] : TPB(NS[j], E[k]) / TI(NS[j], "L"))
+			row(s)
+		}
+	}
 	# one number for the text: -v t=val -v n=N -v cf=CFG -v e=ENC -v what=bpi|ratio|bpc
 	if (t == "val") {
 		if (what == "bpi") printf "%.3f", Tbpi(n, cf, e)
@@ -419,6 +472,13 @@ END {
 		if (what == "instrs") printf "%d", TI(n, cf)
 		if (what == "bshare") printf "%.0f", 100 * div(B(wk, n, cf, e), TB(n, cf, e))
 		if (what == "ishare") printf "%.0f", 100 * div(INS[wk, n, cf], TI(n, cf))
+		# the ports (Large): bpi, bits over encoding base's, MTB packets and indirect branches per 1000 instructions
+		if (what == "pbpi") printf "%.3f", TPB(n, e) / TI(n, "L")
+		if (what == "pratio") printf "%.1f", div(TPB(n, e), TPB(n, base))
+		if (what == "pover") printf "%.0f", 100 * (div(TPB(n, e), TPB(n, base)) - 1)
+		if (what == "pkpki") printf "%.1f", 1000 * TPK(n) / TI(n, "L")
+		if (what == "indpki") printf "%.1f", 1000 * sum(IND, n, "L") / TI(n, "L")
+		if (what == "condpki") printf "%.1f", 1000 * sum(COND, n, "L") / TI(n, "L")
 	}
 	# beyond the papers: the adaptive encodings against their fixed twins, suite totals
 	if (t == "adapt_cfg") {
@@ -504,6 +564,16 @@ function checks(   q, k, K, r, bk, i, j, n, cf, w, ncf, CF) {
 	}
 	printf "- every encoding row of every recording (%d rows): raptor's bpi = bits / all cores' instructions, bpc = bits / cycles, ratio = baseline bits / bits (to 10^-6), and the field bits add up to the bits\n", nrows
 	printf "- TR_a and CFiat_a send the same messages as TR_e and CFiat (message counts, Ti, T, E/X and value bits equal): only the chunked fields differ\n"
+	for (q = 1; q <= nprows; q++) {
+		k = PROWS[q]; split(k, K, SUBSEP); r = K[1] SUBSEP K[2] SUBSEP "L"
+		if (!near(PBPI[k], PB[k] / INS[r])) bad(K[1] " N=" K[2] " " K[3] ": bpi " PBPI[k] " != bits/instructions")
+		if (!near(PBPC[k], PB[k] / CYC[r])) bad(K[1] " N=" K[2] " " K[3] ": bpc " PBPC[k] " != bits/cycles")
+		if (K[3] == "mtb" && PB[k] != 64 * PK[K[1], K[2]]) bad(K[1] " N=" K[2] ": MTB bits " PB[k] " != 64 x " PK[K[1], K[2]] " packets")
+		if (K[3] == "etm4.cstf" && (PB[k] % 128 || PB[k] < PB[K[1], K[2], "etm4"])) bad(K[1] " N=" K[2] ": the frames are not whole or smaller than the raw ETMv4")
+	}
+	for (i = 1; i <= nw; i++) for (j = 1; j <= nn; j++)
+		if (!((W[i], NS[j], "etm4") in PB)) bad(W[i] " N=" NS[j] ": no trace ports")
+	printf "- every trace port row (%d, Large recordings): bpi = bits / all cores' instructions and bpc = bits / cycles of the same recording's encodings, MTB bits = 64 x packets, the CoreSight frames whole 16-byte frames and larger than the raw ETMv4 streams\n", nprows
 	ncf = split("S M L Ssp Msp Lsp Lsc LscN L16", CF, " ")
 	for (i = 1; i <= nw; i++) for (j = 1; j <= nn; j++) {
 		w = W[i]; n = NS[j]
@@ -536,7 +606,7 @@ tab() {
 	local t=$1
 	shift
 	awk -v t="$t" -v wl="$workloads" -v ns="$cores" "$@" -f "$work/tables.awk" \
-		"$work/rec/enc.csv" "$work/rec/cores.csv" "$work/rec/extra.csv"
+		"$work/rec/enc.csv" "$work/rec/cores.csv" "$work/rec/extra.csv" "$work/rec/ports.csv"
 }
 # fsave FIXED ADAPTIVE FIELD: how much smaller the adaptive encoding's field is
 # over the Large recordings (percent of the fixed one's field bits)
@@ -680,7 +750,7 @@ tool=$(sed -n 's/^tool = //p' "$work/rec/$first.$nmin.L/manifest.ini")
 	echo "# Trace-port bandwidth study"
 	echo
 	echo "Generated by \`bench/bandwidth.sh\` on $(date -u +%Y-%m-%d) ($tool, $(nproc) CPUs; the"
-	echo "script took @TOTAL@ s, $t_record s of it recording). Regenerate with \`bench/bandwidth.sh\`"
+	echo "script took @TOTAL@ s, $t_record s of it recording). Regenerate with \`make bench-bandwidth\` or \`bench/bandwidth.sh\`"
 	echo "(\`BUILD=dir\` for another build directory; docs/STAT.md defines every number)."
 	echo "Every number below comes from \`raptor stat --csv\` of the recordings the script makes;"
 	echo "the runs are deterministic (seeded jitter), so a rerun gives the same tables."
@@ -711,6 +781,8 @@ tool=$(sed -n 's/^tool = //p' "$work/rec/$first.$nmin.L/manifest.ini")
 	echo "| tmc2RT bpi, 32 KiB | 0.52 at every N | mc2RT Sec. V.A | $(v bpi $nmin L tmc2rt) | $(v bpi $nmax L tmc2rt) |"
 	echo "| tNX / gzip -1 | 1.5x (N=1), 1.4x (N=8) | mc2RT Table I, Total (NX.gz) | $(v ratio $nmin L tnxlv.gz tnxlv)x | $(v ratio $nmax L tnxlv.gz tnxlv)x |"
 	echo "| tNX / tCFiat, 32 KiB (not in the papers) | - | - | $(v ratio $nmin L tcfiat tnxlv)x | $(v ratio $nmax L tcfiat tnxlv)x |"
+	echo "| ETM instruction trace bpi: ETMv4 / ETMv3.5 (section 10) | about 1.2 | ARM's typical figure (issue 17) | $(v pbpi $nmin L etm4) / $(v pbpi $nmin L etm3) | $(v pbpi $nmax L etm4) / $(v pbpi $nmax L etm3) |"
+	echo "| ETMv4 bits / TR_e (Large) bits (section 10) | - | - | $(v pratio $nmin L etm4 tre)x | $(v pratio $nmax L etm4 tre)x |"
 	echo
 	echo "Notes on the quotes. The brief's \"14-23.8x\" is mcfTRaptor's TR_e range over all"
 	echo "configurations, 14.9x (Small, N=1) to 23.8x (Large, N=8); its Table 5 Totals give"
@@ -752,7 +824,8 @@ tool=$(sed -n 's/^tool = //p' "$work/rec/$first.$nmin.L/manifest.ini")
 	echo "| LscN | Large, per core | one shared cache of N x 32 KiB (the private caches' total) |"
 	echo "| L16 | Large, per core | 16 KiB per core (mc2RT's CS16) |"
 	echo
-	echo "All encodings are measured side by side on the same run (stats.ini), and the run does"
+	echo "All encodings are measured side by side on the same run (stats.ini; bench/bandwidth.sh"
+	echo "records with \`--all-encodings\`), and the run does"
 	echo "not depend on the configuration: the board's timing model has its own cache, so all"
 	echo "nine recordings of a workload at a given N execute the same instructions in the same"
 	echo "cycles (checked below). The recordings' defaults are the papers' chunk sizes: bCnt"
@@ -1086,6 +1159,57 @@ tool=$(sed -n 's/^tool = //p' "$work/rec/$first.$nmin.L/manifest.ini")
 	echo "multicore counterpart of CFAT's tiff2rgba and tiff2bw, whose traces were larger than"
 	echo "the raw values at 4-8 KiB (CFAT Sec. 4.3). mc2RT does not suffer here: the line comes"
 	echo "from the writer's cache with its trace bit."
+	echo
+	echo "## 10. Real trace ports: ETMv4, ETMv3.5 and MTB beside the papers' encodings"
+	echo
+	echo "NX_b is the papers' stand-in for a Nexus or ETM port. Here the trace that the ports of"
+	echo "real Cortex-M parts would have sent on the same runs stands beside it (issue 17): each"
+	echo "core's ETMv4 instruction trace (M7/M33), its ETMv3.5 (M3/M4), its MTB (M0+/M33: one"
+	echo "8-byte packet in SRAM per taken branch, exception entry and, twice, exception return),"
+	echo "and all the cores' ETMv4 streams merged into one capture of CoreSight formatter frames"
+	echo "(16-byte frames, a trace ID per core), as a funnel and an ETB/ETR would store them."
+	echo "The ETMs are set up for instruction trace alone, as a trace engineer would for"
+	echo "program flow (docs/ETM.md: no cycle counting, no timestamps, no branch broadcast,"
+	echo "a sync every 4096 bytes), so they are functional and compare with TR_e, not tTR_e."
+	echo "Every format runs on the same m3-O2 runs whatever the silicon pairs it with."
+	echo "The numbers come from \`raptor stat --csv=ports\` of each Large recording (the run,"
+	echo "hence the ports, is the same in every configuration): the encoders fed from a replay"
+	echo "of the recording, which gives the streams tools/etmcheck encodes from the ground"
+	echo "truth, byte for byte, and that OpenCSD decodes back to it (tests/t0800, t0810)."
+	echo "Workloads: all $nw of section \"Method\" ($(echo $workloads | sed 's/ /, /g')) at N = $(echo $cores | sed 's/ /, /g')."
+	echo
+	for n in $cores; do
+		echo "### N = $n"
+		echo
+		tab ports -v n="$n"
+		echo
+	done
+	echo "Bits per instruction per workload:"
+	echo
+	tab ports_wl
+	echo
+	echo "**How far TR_e beats a real ETM.** On these runs TR_e with the Large predictors sends"
+	echo "$(v pratio $nmin L etm4 tre) times fewer bits than an ETMv4 port at N=$nmin and $(v pratio $nmax L etm4 tre) times fewer at N=$nmax (suite"
+	echo "totals; $(v pratio $nmin L etm3 tre)x and $(v pratio $nmax L etm3 tre)x against ETMv3.5), where against the papers' Nexus-like"
+	echo "NX_b it is $(v ratio $nmin L tre nxb)x and $(v ratio $nmax L tre nxb)x on the same runs. A real ETMv4 is itself $(v pratio $nmin L nxb etm4)x (N=$nmin) to"
+	echo "$(v pratio $nmax L nxb etm4)x (N=$nmax) smaller than NX_b: its atoms are packed several to a byte (up to 24"
+	echo "in one format-6 byte) and its addresses compressed against the last ones sent, so NX_b"
+	echo "overstates what TR_e saves over the ports people own by that factor. Framing all the"
+	echo "cores into one CoreSight capture costs another $(v pover $nmin L etm4.cstf etm4)% (N=$nmin) to $(v pover $nmax L etm4.cstf etm4)% (N=$nmax)."
+	echo
+	echo "**Beside the published figures.** ARM quotes about 1.2 bits per instruction for"
+	echo "typical ETM instruction trace; ours are $(v pbpi $nmin L etm4) (ETMv4) and $(v pbpi $nmin L etm3) (ETMv3.5) at N=$nmin, $(v pbpi $nmax L etm4) and"
+	echo "$(v pbpi $nmax L etm3) at N=$nmax: below the typical figure, and these kernels are mostly loops of direct"
+	echo "branches ($(v condpki $nmin L) conditional direct branches but $(v indpki $nmin L) indirect branches and returns per 1000"
+	echo "instructions at N=$nmin): a direct branch is one atom, and only an indirect one or an"
+	echo "exception sends an address. ETMv3.5 sends an atom for every instruction, ETMv4 only"
+	echo "for branches: $(v pratio $nmin L etm3 etm4)x ETMv4's bits at N=$nmin, $(v pratio $nmax L etm3 etm4)x at N=$nmax. (On an exception ETMv4 sends the"
+	echo "return address and the handler, ETMv3.5 only the handler: for exception-bound code,"
+	echo "irq in docs/ETM.md, ETMv4 is the larger.) The MTB's 8 bytes per taken branch are the"
+	echo "published figure by construction (64 bits a packet, checked below); with"
+	echo "$(v pkpki $nmin L) packets per 1000 instructions at N=$nmin ($(v pkpki $nmax L) at N=$nmax) that is $(v pbpi $nmin L mtb) bits per instruction,"
+	echo "$(v pratio $nmin L mtb tre) times TR_e's: the MTB is a buffer in SRAM, not a port, and the buffer it fills"
+	echo "is what limits how far back it sees."
 	echo
 	echo "## Checks"
 	echo

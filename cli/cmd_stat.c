@@ -7,13 +7,16 @@
 #include <string.h>
 
 #include "analysis/plot.h"
+#include "analysis/ports.h"
 #include "analysis/recstats.h"
 #include "cli/cli.h"
+#include "etm/mtb.h"
 #include "isa/model.h"
 
 static const char stat_usage[] =
     "usage: raptor stat REC [--json | --csv[=TABLE]] [--over-time CYCLES]\n"
     "                       [--plot FILE.svg] [--cdf] [--plot-cdf FILE.svg]\n"
+    "                       [--no-ports] [--etm-sync BYTES] [--ports-raw DIR]\n"
     "\n"
     "Report what a recording made by 'raptor record' says about the run and the\n"
     "trace port: per core and in total the instructions, cycles, IPC, branch mix,\n"
@@ -24,6 +27,11 @@ static const char stat_usage[] =
     "per cycle and the ratio to its Nexus-like baseline; for the adaptive\n"
     "TR_a and CFiat_a also the gain over TR_e and CFiat (their bits over the\n"
     "adaptive one's; recordings made before them have no such rows).\n"
+    "Beside them the real trace ports on the same run: each core's ETMv4,\n"
+    "ETMv3.5 and MTB, and all the cores' ETMv4 in CoreSight formatter frames,\n"
+    "fed from a replay of the recording (both streams needed): bits, bits per\n"
+    "instruction and per cycle, per core and in total, and how many times\n"
+    "TR_e is smaller.\n"
     "The numbers come from REC/stats.ini and\n"
     "REC/timeline.csv, checked against the manifest and the stream files. A\n"
     "recording made without 'raptor record --all-encodings' holds the recorded\n"
@@ -34,7 +42,7 @@ static const char stat_usage[] =
     "\n"
     "  --json               everything as one JSON object\n"
     "  --csv[=TABLE]        one table as CSV: encodings (the default), cores,\n"
-    "                       windows (with --over-time) or cdf\n"
+    "                       windows (with --over-time), cdf or ports\n"
     "  --over-time CYCLES   bandwidth in bits per cycle per window of CYCLES\n"
     "                       cycles (a multiple of the recording's window, see\n"
     "                       stats.ini [timeline]; 1000000 as in the papers)\n"
@@ -43,18 +51,23 @@ static const char stat_usage[] =
     "  --cdf                the cumulative distribution of field lengths (bCnt,\n"
     "                       |diffTA|, diffCC, iCnt, fahCnt, dCC; mcfTRaptor Fig. 9)\n"
     "  --plot-cdf FILE.svg  draw those CDFs with gnuplot\n"
+    "  --no-ports           leave the trace ports out of the report and the JSON\n"
+    "                       (they take a replay; CSV tables but ports never do)\n"
+    "  --etm-sync BYTES     the ETMs' sync period (default 4096, a power of 2\n"
+    "                       from 256 to 1048576), as tools/etmcheck --sync\n"
+    "  --ports-raw DIR      write the ports' streams into DIR, as etmcheck --raw\n"
     "  -h, --help           this text\n"
     "\n"
     "Exit status: 0, 1 when the recording is missing or damaged or a plot\n"
     "cannot be drawn, 2 for bad usage.\n";
 
-enum table { T_ENCODINGS, T_CORES, T_WINDOWS, T_CDF };
+enum table { T_ENCODINGS, T_CORES, T_WINDOWS, T_CDF, T_PORTS };
 
 struct stat_opts {
-	int json, csv, cdf;
+	int json, csv, cdf, no_ports;
 	enum table table;
-	uint64_t over_time;
-	const char *plot, *plot_cdf;
+	uint64_t over_time, etm_sync;
+	const char *plot, *plot_cdf, *ports_raw;
 };
 
 /* A ratio, or NaN when the denominator is 0 (printed "-" / null). */
@@ -106,6 +119,63 @@ static struct mix branch_mix(const struct an_core *c)
 static uint64_t cached_loads(const struct an_core *c)
 {
 	return c->loads - c->uncached_loads;
+}
+
+/* The index of the encoding named name (recstats numbering). */
+static int enc_index(const char *name)
+{
+	for (int e = 0; e < AN_NENC; e++)
+		if (!strcmp(an_enc_name(e), name))
+			return e;
+	return -1;
+}
+
+/* What a report knows of the trace ports: pt, or NULL and why not. */
+struct ports {
+	const struct an_ports *pt;
+	const char *why;
+};
+
+/* Bits of port p sent by core c (c = ncores: all cores). */
+static uint64_t port_bits(const struct an_ports *pt, int c, enum an_port p)
+{
+	return c < pt->ncores ? pt->core_bits[c][p] : pt->bits[p];
+}
+
+/* The core's (or all cores', c = ncores) instructions and cycles. */
+static uint64_t scope_insns(const struct an_rec *r, int c)
+{
+	return c < r->ncores ? r->core[c].insns : r->insns;
+}
+
+static uint64_t scope_cycles(const struct an_rec *r, int c)
+{
+	return c < r->ncores ? r->core[c].cycles : r->cycles;
+}
+
+/* An encoding's bits by core (from the timeline: NaN-able) or in all. */
+static double scope_enc_bits(const struct an_rec *r, int c, int e)
+{
+	if (e < 0 || !r->enc[e].present)
+		return __builtin_nan("");
+	if (c == r->ncores)
+		return (double)r->enc[e].bits;
+	return r->nwin ? (double)an_rec_core_bits(r, c, e) : __builtin_nan("");
+}
+
+/* nxb bits / the port's (the ratio to the Nexus-like baseline), and the port's / tre's. */
+static double port_ratio(const struct an_rec *r, const struct an_ports *pt, int c, enum an_port p)
+{
+	uint64_t b = port_bits(pt, c, p);
+
+	return b ? scope_enc_bits(r, c, enc_index("nxb")) / b : __builtin_nan("");
+}
+
+static double port_vs_tre(const struct an_rec *r, const struct an_ports *pt, int c, enum an_port p)
+{
+	double t = scope_enc_bits(r, c, enc_index("tre"));
+
+	return t > 0 ? port_bits(pt, c, p) / t : __builtin_nan("");
 }
 
 /* ---- text ----------------------------------------------------------------------- */
@@ -242,7 +312,7 @@ static const char *other_encodings(const struct an_rec *r)
 	       "    control-flow stream, which the replay needs; record with --all-encodings";
 }
 
-static void text_report(FILE *f, const struct an_rec *r, int cdf)
+static void text_report(FILE *f, const struct an_rec *r, const struct ports *ports, int cdf)
 {
 	static const enum an_field order[] = {AN_F_CC, AN_F_TI,	  AN_F_CNT, AN_F_TNT,
 					      AN_F_TA, AN_F_ICNT, AN_F_EXC, AN_F_VALUE};
@@ -303,6 +373,48 @@ static void text_report(FILE *f, const struct an_rec *r, int cdf)
 			fprintf(f, "  gain %.4fx vs %s", rate(r->enc[twin].bits, en->bits),
 				an_enc_name(twin));
 		fprintf(f, "%s\n", e == r->recorded_cf || e == r->recorded_lv ? "  recorded" : "");
+	}
+
+	if (!ports->pt) {
+		fprintf(f, "\ntrace ports     %s\n", ports->why);
+	} else {
+		const struct an_ports *pt = ports->pt;
+
+		heading(f, "trace port", "bits", "bytes", "bpi", "bpc", "ratio", "to", "/ tre bits",
+			NULL);
+		for (int p = 0; p < AN_NPORTS; p++) {
+			uint64_t b = pt->bits[p];
+
+			fprintf(f, "  %-*s", LABEL - 2, an_port_name(p));
+			col_u(f, b);
+			col_u(f, b / 8);
+			col_d(f, rate(b, r->insns), 4);
+			col_d(f, rate(b, r->cycles), 4);
+			col_d(f, port_ratio(r, pt, r->ncores, p), 2);
+			col_s(f, "nxb");
+			col_d(f, port_vs_tre(r, pt, r->ncores, p), 2);
+			fputc('\n', f);
+		}
+		fprintf(f,
+			"  (etm4 ETMv4 (%s), etm3 ETMv3.5, both a sync every %u bytes; mtb: %llu "
+			"packets of %d bytes;\n   etm4.cstf: the cores' ETMv4 in CoreSight "
+			"formatter frames; fed from a replay)\n",
+			pt->v8m ? "ARMv8-M" : "ARMv7-M", pt->sync_period, U(pt->mtb_packets),
+			MTB_PACKET);
+		heading(f, "ports by core", "etm4 bpi", "etm4 bpc", "etm3 bpi", "etm3 bpc",
+			"mtb bpi", "mtb bpc", "mtb pkts", NULL);
+		for (int c = 0; c <= r->ncores; c++) {
+			if (c < r->ncores)
+				fprintf(f, "  core %-*d", LABEL - 7, c);
+			else
+				fprintf(f, "  %-*s", LABEL - 2, "all");
+			for (int p = 0; p < AN_PORT_FRAMES; p++) {
+				col_d(f, rate(port_bits(pt, c, p), scope_insns(r, c)), 4);
+				col_d(f, rate(port_bits(pt, c, p), scope_cycles(r, c)), 4);
+			}
+			col_u(f, c < r->ncores ? pt->core_mtb_packets[c] : pt->mtb_packets);
+			fputc('\n', f);
+		}
 	}
 
 	heading(f, "field bits", "diffCC/dCC", "Ti", "SL/bCnt/..", "T", "diffTA", "iCnt", "E,X",
@@ -504,6 +616,34 @@ static void csv_cores(FILE *f, const struct an_rec *r)
 	}
 	total_core(r, &t);
 	csv_core_row(f, r, "all", &t);
+}
+
+static void csv_ports(FILE *f, const struct an_rec *r, const struct an_ports *pt)
+{
+	fprintf(f, "recording,core,port,bits,bpi,bpc,packets,baseline,ratio,vs_tre\n");
+	for (int c = 0; c <= r->ncores; c++)
+		for (int p = 0; p < AN_NPORTS; p++) {
+			if (c < r->ncores && p == AN_PORT_FRAMES)
+				continue; /* the frames mix the cores */
+			fprintf(f, "%s,", r->dir);
+			if (c < r->ncores)
+				fprintf(f, "%d", c);
+			else
+				fprintf(f, "all");
+			fprintf(f, ",%s,%llu", an_port_name(p), U(port_bits(pt, c, p)));
+			csv_num(f, rate(port_bits(pt, c, p), scope_insns(r, c)));
+			csv_num(f, rate(port_bits(pt, c, p), scope_cycles(r, c)));
+			if (p == AN_PORT_MTB)
+				fprintf(
+				    f, ",%llu",
+				    U(c < r->ncores ? pt->core_mtb_packets[c] : pt->mtb_packets));
+			else
+				fputc(',', f);
+			fprintf(f, ",nxb");
+			csv_num(f, port_ratio(r, pt, c, p));
+			csv_num(f, port_vs_tre(r, pt, c, p));
+			fputc('\n', f);
+		}
 }
 
 static void csv_windows(FILE *f, const struct an_rec *r, const struct an_windows *w)
@@ -730,7 +870,38 @@ static json_t *json_windows(const struct an_rec *r, const struct an_windows *w)
 	return o;
 }
 
-static int json_report(const struct an_rec *r, const struct an_windows *w)
+static json_t *json_ports(const struct an_rec *r, const struct an_ports *pt)
+{
+	json_t *o = json_object(), *arr = json_array();
+
+	json_object_set_new(o, "sync_period", json_integer(pt->sync_period));
+	json_object_set_new(o, "etm4_arch", json_string(pt->v8m ? "ARMv8-M" : "ARMv7-M"));
+	for (int p = 0; p < AN_NPORTS; p++) {
+		json_t *e = json_object(), *cb = json_array();
+		int c = r->ncores;
+
+		json_object_set_new(e, "name", json_string(an_port_name(p)));
+		json_object_set_new(e, "label", json_string(an_port_label(p)));
+		json_object_set_new(e, "bits", jint(pt->bits[p]));
+		json_object_set_new(e, "bpi", jnum(rate(pt->bits[p], r->insns)));
+		json_object_set_new(e, "bpc", jnum(rate(pt->bits[p], r->cycles)));
+		json_object_set_new(e, "baseline", json_string("nxb"));
+		json_object_set_new(e, "ratio", jnum(port_ratio(r, pt, c, p)));
+		json_object_set_new(e, "vs_tre", jnum(port_vs_tre(r, pt, c, p)));
+		if (p == AN_PORT_MTB)
+			json_object_set_new(e, "packets", jint(pt->mtb_packets));
+		for (c = 0; p != AN_PORT_FRAMES && c < r->ncores; c++)
+			json_array_append_new(cb, jint(pt->core_bits[c][p]));
+		json_object_set_new(e, "core_bits",
+				    p != AN_PORT_FRAMES ? cb : (json_decref(cb), json_null()));
+		json_array_append_new(arr, e);
+	}
+	json_object_set_new(o, "ports", arr);
+	return o;
+}
+
+static int json_report(const struct an_rec *r, const struct ports *ports,
+		       const struct an_windows *w)
 {
 	json_t *o = json_object(), *cores = json_array(), *encs = json_array(), *rec;
 	struct an_core t;
@@ -771,6 +942,7 @@ static int json_report(const struct an_rec *r, const struct an_windows *w)
 		if (r->enc[e].present)
 			json_array_append_new(encs, json_encoding(r, e));
 	json_object_set_new(o, "encodings", encs);
+	json_object_set_new(o, "trace_ports", ports->pt ? json_ports(r, ports->pt) : json_null());
 	json_object_set_new(o, "timeline_window", r->nwin ? jint(r->window) : json_null());
 	json_object_set_new(o, "field_lengths", json_cdf(r));
 	if (w)
@@ -787,14 +959,14 @@ static int json_report(const struct an_rec *r, const struct an_windows *w)
 
 static int parse_table(const char *s, enum table *t)
 {
-	static const char *const names[] = {"encodings", "cores", "windows", "cdf"};
+	static const char *const names[] = {"encodings", "cores", "windows", "cdf", "ports"};
 
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		if (!strcmp(s, names[i])) {
 			*t = (enum table)i;
 			return 0;
 		}
-	return error("--csv=%s: unknown table (encodings, cores, windows, cdf)", s);
+	return error("--csv=%s: unknown table (encodings, cores, windows, cdf, ports)", s);
 }
 
 static int usage_error(void)
@@ -805,7 +977,7 @@ static int usage_error(void)
 
 int cmd_stat(int argc, char **argv)
 {
-	enum { O_JSON = 256, O_CSV, O_OVER, O_PLOT, O_CDF, O_PLOTCDF };
+	enum { O_JSON = 256, O_CSV, O_OVER, O_PLOT, O_CDF, O_PLOTCDF, O_NOPORTS, O_SYNC, O_RAW };
 	static const struct option opts[] = {
 	    {"json", no_argument, NULL, O_JSON},
 	    {"csv", optional_argument, NULL, O_CSV},
@@ -813,12 +985,17 @@ int cmd_stat(int argc, char **argv)
 	    {"plot", required_argument, NULL, O_PLOT},
 	    {"cdf", no_argument, NULL, O_CDF},
 	    {"plot-cdf", required_argument, NULL, O_PLOTCDF},
+	    {"no-ports", no_argument, NULL, O_NOPORTS},
+	    {"etm-sync", required_argument, NULL, O_SYNC},
+	    {"ports-raw", required_argument, NULL, O_RAW},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	struct stat_opts o = {0};
+	struct stat_opts o = {.etm_sync = AN_PORTS_SYNC};
 	struct an_windows w = {0};
 	struct an_rec r;
+	struct an_ports pt;
+	struct ports ports = {NULL, "left out (--no-ports)"};
 	int opt, table_set = 0, ret = 0, have_w = 0;
 
 	optind = 1;
@@ -842,6 +1019,17 @@ int cmd_stat(int argc, char **argv)
 		case O_PLOT: o.plot = optarg; break;
 		case O_CDF: o.cdf = 1; break;
 		case O_PLOTCDF: o.plot_cdf = optarg; break;
+		case O_NOPORTS: o.no_ports = 1; break;
+		case O_SYNC:
+			/* the encoders check it too; a bad one is bad usage here */
+			if (parse_u64(optarg, &o.etm_sync) || o.etm_sync < 256 ||
+			    o.etm_sync > 1u << 20 || (o.etm_sync & (o.etm_sync - 1)))
+				return error("--etm-sync: '%s' is not a power of 2 from 256 to "
+					     "%u bytes",
+					     optarg, 1u << 20),
+				       2;
+			break;
+		case O_RAW: o.ports_raw = optarg; break;
 		case 'h': fputs(stat_usage, stdout); return 0;
 		default: return usage_error();
 		}
@@ -864,8 +1052,47 @@ int cmd_stat(int argc, char **argv)
 						: "encodings"),
 		       2;
 
+	if (o.no_ports && (o.ports_raw || (o.csv && o.table == T_PORTS)))
+		return error("stat: --no-ports excludes %s",
+			     o.ports_raw ? "--ports-raw" : "--csv=ports"),
+		       2;
+
+	/* the other CSV tables have no ports: no replay for them */
+	if (o.csv && o.table != T_PORTS && !o.ports_raw)
+		o.no_ports = 1;
+
 	if (an_rec_load(&r, argv[optind]))
 		return 1;
+	if (!o.no_ports && (r.recorded_cf < 0 || r.recorded_lv < 0)) {
+		ports.why = "not known: they are fed from a replay of the run, which needs "
+			    "both\n    streams (this recording has no control-flow or no "
+			    "load-value stream)";
+		if (o.ports_raw || (o.csv && o.table == T_PORTS)) {
+			error("stat: %s: the trace ports are not known: the recording has no %s "
+			      "stream to replay",
+			      r.dir, r.recorded_cf < 0 ? "control-flow" : "load-value");
+			an_rec_release(&r);
+			return 1;
+		}
+	} else if (!o.no_ports) {
+		if (an_ports_measure(&pt, r.dir, o.etm_sync, o.ports_raw)) {
+			an_rec_release(&r);
+			return 1;
+		}
+		if (pt.ncores != r.ncores)
+			ret = error("stat: %s: the ports saw %d cores, the recording has %d", r.dir,
+				    pt.ncores, r.ncores);
+		for (int c = 0; !ret && c < r.ncores; c++)
+			if (pt.core_insns[c] != r.core[c].insns)
+				ret = error("stat: %s: core %d: the ports were fed %llu "
+					    "instructions, stats.ini has %llu",
+					    r.dir, c, U(pt.core_insns[c]), U(r.core[c].insns));
+		if (ret) {
+			an_rec_release(&r);
+			return 1;
+		}
+		ports.pt = &pt;
+	}
 	if (o.over_time || o.plot) {
 		if (an_rec_windows(&r, o.over_time ? o.over_time : r.window, &w)) {
 			/* a window that does not fit the recording is bad usage */
@@ -876,16 +1103,17 @@ int cmd_stat(int argc, char **argv)
 		have_w = 1;
 	}
 	if (o.json) {
-		ret = json_report(&r, o.over_time ? &w : NULL);
+		ret = json_report(&r, &ports, o.over_time ? &w : NULL);
 	} else if (o.csv) {
 		switch (o.table) {
 		case T_ENCODINGS: csv_encodings(stdout, &r); break;
 		case T_CORES: csv_cores(stdout, &r); break;
 		case T_WINDOWS: csv_windows(stdout, &r, &w); break;
 		case T_CDF: csv_cdf(stdout, &r); break;
+		case T_PORTS: csv_ports(stdout, &r, ports.pt); break;
 		}
 	} else {
-		text_report(stdout, &r, o.cdf);
+		text_report(stdout, &r, &ports, o.cdf);
 		if (o.over_time)
 			text_windows(stdout, &r, &w);
 	}

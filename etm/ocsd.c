@@ -23,17 +23,6 @@ struct dec {
 	char msg[256];	     /* OpenCSD's last logged message */
 };
 
-const struct etm_region *etm_ocsd_region(const struct etm_ocsd_mem *m, uint32_t addr, uint32_t len)
-{
-	for (int i = 0; i < m->n; i++) {
-		const struct etm_region *r = &m->regions[i];
-
-		if (addr >= r->base && (uint64_t)addr - r->base + len <= r->size)
-			return r;
-	}
-	return NULL;
-}
-
 static uint32_t mem_read(const void *p, const ocsd_vaddr_t addr, const ocsd_mem_space_acc_t space,
 			 const uint32_t req, uint8_t *buf)
 {
