@@ -36,12 +36,10 @@
 #include "etm/etm4.h"
 #include "etm/mtb.h"
 #include "etm/ocsd.h"
-#include "isa/elf.h"
+#include "etm/port.h"
 #include "streams/manifest.h"
 #include "streams/truth.h"
 
-#define MAX_REGIONS 32
-#define REGION_GAP 4096 /* segments closer than this share one region */
 #define EXC_DEPTH 64
 
 static const char usage[] =
@@ -88,12 +86,7 @@ static int push(struct core *c, uint64_t v)
 	return 0;
 }
 
-struct image {
-	struct etm_region r[MAX_REGIONS];
-	int n;
-};
-
-/* Every loaded byte range becomes a region, merged with its neighbours. */
+/* Note a retired instruction's PC (what the MTB side is checked against). */
 static int push_pc(struct core *c, uint32_t pc)
 {
 	if (c->npcs == c->pcs_cap) {
@@ -109,43 +102,6 @@ static int push_pc(struct core *c, uint32_t pc)
 	return 0;
 }
 
-static int write_image(void *ctx, uint32_t addr, const uint8_t *data, size_t len)
-{
-	struct image *im = ctx;
-	uint64_t end = (uint64_t)addr + len;
-
-	for (int i = 0; i < im->n; i++) {
-		struct etm_region *r = &im->r[i];
-		uint64_t lo = r->base < addr ? r->base : addr, rend = (uint64_t)r->base + r->size;
-		uint64_t hi = rend > end ? rend : end;
-		uint8_t *d;
-
-		if (addr > rend + REGION_GAP || r->base > end + REGION_GAP)
-			continue;
-		d = calloc(1, hi - lo + 4);
-		if (!d)
-			return error("etmcheck: out of memory for a %llu-byte image region",
-				     (unsigned long long)(hi - lo));
-		memcpy(d + (r->base - lo), r->data, r->size);
-		memcpy(d + (addr - lo), data, len);
-		free((void *)r->data);
-		r->base = lo;
-		r->size = hi - lo + 4; /* 4 zero bytes past the end: OpenCSD reads words */
-		r->data = d;
-		return 0;
-	}
-	if (im->n == MAX_REGIONS)
-		return error("etmcheck: more than %d separate loaded regions", MAX_REGIONS);
-
-	uint8_t *d = calloc(1, len + 4);
-
-	if (!d)
-		return error("etmcheck: out of memory for a %zu-byte image region", len);
-	memcpy(d, data, len);
-	im->r[im->n++] = (struct etm_region){.base = addr, .size = len + 4, .data = d};
-	return 0;
-}
-
 static int mismatch(struct cmp *m, uint64_t want, uint64_t got)
 {
 	if (!m->bad) {
@@ -157,12 +113,9 @@ static int mismatch(struct cmp *m, uint64_t want, uint64_t got)
 	return -1;
 }
 
-/* OpenCSD's next element against the ETMv4 side's expectation */
-static int check_etm4(void *ctx, uint64_t v)
+/* OpenCSD's next element v against core c's expectation, in the tally m. */
+static int check_next(struct core *c, struct cmp *m, uint64_t v)
 {
-	struct core *c = ctx;
-	struct cmp *m = &c->e4;
-
 	if (m->got >= c->covered || c->want[m->got] != v)
 		return mismatch(m, m->got < c->covered ? c->want[m->got] : ~0ull, v);
 	m->got++;
@@ -171,18 +124,20 @@ static int check_etm4(void *ctx, uint64_t v)
 	return 0;
 }
 
-/* The same element in the framed capture. */
+/* The ETMv4 stream's elements. */
+static int check_etm4(void *ctx, uint64_t v)
+{
+	struct core *c = ctx;
+
+	return check_next(c, &c->e4, v);
+}
+
+/* The same elements from the framed capture. */
 static int check_etm4f(void *ctx, uint64_t v)
 {
 	struct core *c = ctx;
-	struct cmp *m = &c->e4f;
 
-	if (m->got >= c->covered || c->want[m->got] != v)
-		return mismatch(m, m->got < c->covered ? c->want[m->got] : ~0ull, v);
-	m->got++;
-	if (!(v & ETM_OCSD_EXC))
-		m->got_insns++;
-	return 0;
+	return check_next(c, &c->e4f, v);
 }
 
 /*
@@ -373,15 +328,14 @@ int main(int argc, char **argv)
 {
 	const char *rec = NULL, *raw = NULL;
 	uint64_t sync = 4096;
-	int quiet = 0, arch = -1, k, ncores, bad = 0, ret = 1, have_elf = 0;
+	int quiet = 0, arch = -1, k, ncores, bad = 0, ret = 1, have_img = 0;
 	char path[4096];
 	struct st_manifest man;
-	struct isa_elf elf;
 	struct st_truth_reader *tr = NULL;
 	struct st_truth_rec r;
 	static struct core cores[ST_TRUTH_MAX_CORES];
-	static struct image img;
-	struct etm_ocsd_mem mem = {.regions = img.r};
+	static struct etm_image img;
+	const struct etm_ocsd_mem *mem = &img.mem;
 	uint64_t tot_bytes = 0, tot_insns = 0, tot_mtb = 0, tot_e3 = 0, tot_frames = 0;
 	struct cstf *frames = NULL;
 
@@ -419,10 +373,9 @@ int main(int argc, char **argv)
 	if (arch < 0)
 		arch = man.model == ISA_CORTEX_M33;
 	snprintf(path, sizeof(path), "%s/%s", rec, man.elf);
-	if (isa_elf_load(path, write_image, &img, &elf))
+	if (etm_image_load(&img, path))
 		goto out;
-	have_elf = 1;
-	mem.n = img.n;
+	have_img = 1;
 	snprintf(path, sizeof(path), "%s/truth.gz", rec);
 	tr = st_truth_open(path);
 	if (!tr)
@@ -445,7 +398,7 @@ int main(int argc, char **argv)
 	while ((k = st_truth_next(tr, &r)) == 1) {
 		if (r.type != ST_TRUTH_RESET && r.type != ST_TRUTH_INSN && r.type != ST_TRUTH_EXC)
 			continue;
-		if (step(&cores[r.core], r.core, &r, &mem) ||
+		if (step(&cores[r.core], r.core, &r, mem) ||
 		    to_frames(frames, &cores[r.core], r.core, FRAME_BURST))
 			goto out;
 	}
@@ -473,7 +426,7 @@ int main(int argc, char **argv)
 			    write_file(raw, "mtb", c, mdata, mlen)))
 			goto out;
 
-		dk = etm_ocsd_decode(&cfg, &mem, data, len, check_etm4, co);
+		dk = etm_ocsd_decode(&cfg, mem, data, len, check_etm4, co);
 		if (!co->e4.bad && !dk && co->e4.got != co->covered)
 			mismatch(&co->e4, co->want[co->e4.got], ~0ull);
 		bad |= report(rec, c, "ETMv4 (OpenCSD)", &co->e4) || dk;
@@ -502,7 +455,7 @@ int main(int argc, char **argv)
 		etm3_get_stats(co->e3, &st3);
 		if (raw && write_file(raw, "etm3", c, d3, len3))
 			goto out;
-		dk = etm_ocsd_decode3(&cfg3, &mem, d3, len3, check_etm3, co);
+		dk = etm_ocsd_decode3(&cfg3, mem, d3, len3, check_etm3, co);
 		if (!co->e3c.bad && !dk && co->e3c.got != co->n)
 			mismatch(&co->e3c, want3(co, co->e3c.got), ~0ull);
 		bad |= report(rec, c, "ETMv3 (OpenCSD)", &co->e3c) || dk;
@@ -519,7 +472,7 @@ int main(int argc, char **argv)
 
 		co->mtb_from = ms.first;
 		co->mtb_to = ms.traced;
-		dk = mtb_decode(mdata, mlen, &mem, check_mtb, co);
+		dk = mtb_decode(mdata, mlen, mem, check_mtb, co);
 		if (!co->mt.bad && !dk && co->mt.got != co->mtb_to - co->mtb_from)
 			mismatch(&co->mt, co->pcs[co->mtb_from + co->mt.got], ~0ull);
 		bad |= report(rec, c, "MTB", &co->mt) || dk;
@@ -557,7 +510,7 @@ int main(int argc, char **argv)
 		fd = cstf_data(frames, &flen);
 		if (raw && write_file(raw, "etm4-frames", -1, fd, flen))
 			goto out;
-		dk = etm_ocsd_decode_frames(cfgs, ncores, &mem, fd, flen, check_etm4f, ctxs);
+		dk = etm_ocsd_decode_frames(cfgs, ncores, mem, fd, flen, check_etm4f, ctxs);
 		for (int c = 0; c < ncores; c++) {
 			struct core *co = &cores[c];
 
@@ -598,9 +551,7 @@ out:
 		free(cores[c].pcs);
 	}
 	cstf_free(frames);
-	if (have_elf)
-		isa_elf_release(&elf);
-	for (int i = 0; i < img.n; i++)
-		free((void *)img.r[i].data);
+	if (have_img)
+		etm_image_release(&img);
 	return ret;
 }
