@@ -6,7 +6,6 @@
 @ encodings are raw (.inst.w), so the build attributes stay FPv4-SP.
 #include "common.inc"
 	.equ	SHCSR, 0xe000ed24
-	.equ	CFSR, 0xe000ed28
 	.text
 	.thumb_func
 reset:
@@ -39,22 +38,4 @@ reset:
 	CHECK	r0, 4, 7		@ FPCA
 	EXIT_OK
 
-	.thumb_func
-usage_handler:
-	ldr	r0, =CFSR
-	ldr	r1, [r0]
-	str	r1, [r0]		@ clear it
-	ldr	r2, [sp, #24]		@ the stacked PC: skip the 32-bit instruction
-	adds	r2, #4
-	str	r2, [sp, #24]
-	ldr	r2, =1 << 16		@ UNDEFINSTR
-	cmp	r1, r2
-	bne	1f
-	adds	r6, #1
-	bx	lr
-1:	ldr	r2, =1 << 19		@ NOCP
-	cmp	r1, r2
-	bne	2f
-	adds	r7, #1
-	bx	lr
-2:	FAIL	20
+	USAGE_COUNT_SKIP		@ (common.inc)

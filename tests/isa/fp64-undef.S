@@ -4,7 +4,6 @@
 @ encodings are raw (.inst.w): the assembler knows the M7 has no D16.
 #include "common.inc"
 	.equ	SHCSR, 0xe000ed24
-	.equ	CFSR, 0xe000ed28
 	.text
 	.thumb_func
 reset:
@@ -26,22 +25,4 @@ reset:
 	CHECK	r1, 0x40000000, 3
 	EXIT_OK
 
-	.thumb_func
-usage_handler:
-	ldr	r0, =CFSR
-	ldr	r1, [r0]
-	str	r1, [r0]		@ clear it
-	ldr	r2, [sp, #24]		@ the stacked PC: skip the 32-bit instruction
-	adds	r2, #4
-	str	r2, [sp, #24]
-	ldr	r2, =1 << 16		@ UNDEFINSTR
-	cmp	r1, r2
-	bne	1f
-	adds	r6, #1
-	bx	lr
-1:	ldr	r2, =1 << 19		@ NOCP
-	cmp	r1, r2
-	bne	2f
-	adds	r7, #1
-	bx	lr
-2:	FAIL	20
+	USAGE_COUNT_SKIP		@ (common.inc)
