@@ -79,27 +79,6 @@ static void on_step(void *ctx, int core, const struct isa_step *st, uint64_t cyc
 		f->failed = 1;
 }
 
-static int write_raw(const char *dir, const char *what, int c, const uint8_t *data, size_t len)
-{
-	char path[4096];
-	FILE *f;
-
-	if (c < 0)
-		snprintf(path, sizeof(path), "%s/%s.bin", dir, what);
-	else
-		snprintf(path, sizeof(path), "%s/%s-core%d.bin", dir, what, c);
-	f = fopen(path, "wb");
-	if (!f)
-		return error("stat: cannot create '%s': %m", path);
-	if (fwrite(data, 1, len, f) != len) {
-		fclose(f);
-		return error("stat: cannot write '%s': %m", path);
-	}
-	if (fclose(f))
-		return error("stat: cannot write '%s': %m", path);
-	return 0;
-}
-
 /* After the run: flush, count, write the raw streams. */
 static int collect(struct feed *f, struct an_ports *pt, const char *raw)
 {
@@ -125,22 +104,22 @@ static int collect(struct feed *f, struct an_ports *pt, const char *raw)
 		pt->mtb_packets += ms.packets;
 		d = etm4_data(p->e4, &len);
 		pt->core_bits[c][AN_PORT_ETM4] = 8 * (uint64_t)len;
-		if (raw && write_raw(raw, "etm4", c, d, len))
+		if (raw && etm_raw_write(raw, "etm4", c, d, len))
 			return -1;
 		d = etm3_data(p->e3, &len);
 		pt->core_bits[c][AN_PORT_ETM3] = 8 * (uint64_t)len;
-		if (raw && write_raw(raw, "etm3", c, d, len))
+		if (raw && etm_raw_write(raw, "etm3", c, d, len))
 			return -1;
 		d = mtb_data(p->mtb, &len);
 		pt->core_bits[c][AN_PORT_MTB] = 8 * (uint64_t)len;
-		if (raw && write_raw(raw, "mtb", c, d, len))
+		if (raw && etm_raw_write(raw, "mtb", c, d, len))
 			return -1;
 		for (int k = 0; k < AN_PORT_FRAMES; k++)
 			pt->bits[k] += pt->core_bits[c][k];
 	}
 	d = cstf_data(f->frames, &len);
 	pt->bits[AN_PORT_FRAMES] = 8 * (uint64_t)len;
-	if (raw && write_raw(raw, "etm4-frames", -1, d, len))
+	if (raw && etm_raw_write(raw, "etm4-frames", -1, d, len))
 		return -1;
 	return 0;
 }

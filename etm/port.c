@@ -1,4 +1,5 @@
 /* port: a core's ETMv4, ETMv3.5 and MTB fed side by side (port.h). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -174,4 +175,25 @@ int etm_port_exception(struct etm_port *p, unsigned number, uint32_t handler, ui
 int etm_port_finish(struct etm_port *p)
 {
 	return etm4_flush(p->e4) || etm3_flush(p->e3) ? -1 : 0;
+}
+
+int etm_raw_write(const char *dir, const char *what, int core, const uint8_t *data, size_t len)
+{
+	char path[4096];
+	FILE *f;
+
+	if (core < 0)
+		snprintf(path, sizeof(path), "%s/%s.bin", dir, what);
+	else
+		snprintf(path, sizeof(path), "%s/%s-core%d.bin", dir, what, core);
+	f = fopen(path, "wb");
+	if (!f)
+		return error("cannot create '%s': %m", path);
+	if (fwrite(data, 1, len, f) != len) {
+		fclose(f);
+		return error("cannot write '%s': %m", path);
+	}
+	if (fclose(f))
+		return error("cannot write '%s': %m", path);
+	return 0;
 }

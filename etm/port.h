@@ -92,4 +92,12 @@ int etm_port_exception(struct etm_port *p, unsigned number, uint32_t handler,
 /* End of trace: write out the ETMs' pending atoms. 0 / -1. */
 int etm_port_finish(struct etm_port *p) MUST_CHECK;
 
+/*
+ * Write one raw trace to DIR/WHAT-coreC.bin (core >= 0) or DIR/WHAT.bin (a
+ * capture of all cores, core < 0): the files etmcheck --raw and raptor stat
+ * --ports-raw both write. 0, or -1 with an error naming the file.
+ */
+int etm_raw_write(const char *dir, const char *what, int core, const uint8_t *data,
+		  size_t len) MUST_CHECK;
+
 #endif

@@ -288,26 +288,6 @@ static int step(struct core *c, int ci, const struct st_truth_rec *r,
 	return 0;
 }
 
-static int write_file(const char *dir, const char *what, int c, const uint8_t *data, size_t len)
-{
-	char path[4096];
-	FILE *f;
-
-	if (c < 0)
-		snprintf(path, sizeof(path), "%s/%s.bin", dir, what);
-	else
-		snprintf(path, sizeof(path), "%s/%s-core%d.bin", dir, what, c);
-	f = fopen(path, "wb");
-	if (!f || fwrite(data, 1, len, f) != len) {
-		if (f)
-			fclose(f);
-		return error("etmcheck: cannot write %s", path);
-	}
-	if (fclose(f))
-		return error("etmcheck: cannot write %s", path);
-	return 0;
-}
-
 /* Say what the first mismatch of one decode was: 1 if there was one. */
 static int report(const char *rec, int c, const char *what, const struct cmp *m)
 {
@@ -422,8 +402,8 @@ int main(int argc, char **argv)
 		etm4_get_stats(co->enc, &st);
 		mdata = mtb_data(co->mtb, &mlen);
 		mtb_get_stats(co->mtb, &ms);
-		if (raw && (write_file(raw, "etm4", c, data, len) ||
-			    write_file(raw, "mtb", c, mdata, mlen)))
+		if (raw && (etm_raw_write(raw, "etm4", c, data, len) ||
+			    etm_raw_write(raw, "mtb", c, mdata, mlen)))
 			goto out;
 
 		dk = etm_ocsd_decode(&cfg, mem, data, len, check_etm4, co);
@@ -453,7 +433,7 @@ int main(int argc, char **argv)
 			goto out;
 		d3 = etm3_data(co->e3, &len3);
 		etm3_get_stats(co->e3, &st3);
-		if (raw && write_file(raw, "etm3", c, d3, len3))
+		if (raw && etm_raw_write(raw, "etm3", c, d3, len3))
 			goto out;
 		dk = etm_ocsd_decode3(&cfg3, mem, d3, len3, check_etm3, co);
 		if (!co->e3c.bad && !dk && co->e3c.got != co->n)
@@ -508,7 +488,7 @@ int main(int argc, char **argv)
 			ctxs[c] = &cores[c];
 		}
 		fd = cstf_data(frames, &flen);
-		if (raw && write_file(raw, "etm4-frames", -1, fd, flen))
+		if (raw && etm_raw_write(raw, "etm4-frames", -1, fd, flen))
 			goto out;
 		dk = etm_ocsd_decode_frames(cfgs, ncores, mem, fd, flen, check_etm4f, ctxs);
 		for (int c = 0; c < ncores; c++) {
