@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "etm/cstf.h"
+#include "etm/bytes.h"
 
 struct cstf {
 	uint8_t *buf;
@@ -40,15 +41,8 @@ void cstf_free(struct cstf *f)
 
 static int emit(struct cstf *f)
 {
-	if (f->len + CSTF_FRAME > f->cap) {
-		size_t cap = f->cap ? 2 * f->cap : 4096;
-		uint8_t *nb = realloc(f->buf, cap);
-
-		if (!nb)
-			return error("cstf: out of memory at frame %zu", f->len / CSTF_FRAME);
-		f->buf = nb;
-		f->cap = cap;
-	}
+	if (etm_bytes_reserve(&f->buf, &f->cap, f->len + CSTF_FRAME))
+		return error("cstf: out of memory at frame %zu", f->len / CSTF_FRAME);
 	memcpy(f->buf + f->len, f->frame, CSTF_FRAME);
 	f->len += CSTF_FRAME;
 	memset(f->frame, 0, sizeof(f->frame));

@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "etm/etm3.h"
+#include "etm/bytes.h"
 
 struct etm3 {
 	struct etm3_cfg cfg;
@@ -107,19 +108,9 @@ void etm3_free(struct etm3 *e)
 
 static int put(struct etm3 *e, const uint8_t *b, size_t n)
 {
-	if (e->len + n > e->cap) {
-		size_t cap = e->cap ? 2 * e->cap : 4096;
-		uint8_t *nb;
-
-		while (cap < e->len + n)
-			cap *= 2;
-		nb = realloc(e->buf, cap);
-		if (!nb)
-			return error("etm3: trace ID 0x%x: out of memory at byte %zu",
-				     e->cfg.trace_id, e->len);
-		e->buf = nb;
-		e->cap = cap;
-	}
+	if (etm_bytes_reserve(&e->buf, &e->cap, e->len + n))
+		return error("etm3: trace ID 0x%x: out of memory at byte %zu", e->cfg.trace_id,
+			     e->len);
 	memcpy(e->buf + e->len, b, n);
 	e->len += n;
 	return 0;

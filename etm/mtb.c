@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "etm/mtb.h"
+#include "etm/bytes.h"
 #include "etm/thumb.h"
 
 /* EXC_RETURN values: the branch "target" of an exception return */
@@ -58,16 +59,8 @@ static uint32_t get32(const uint8_t *p)
 
 static int packet(struct mtb *m, uint32_t src, int a, uint32_t dst)
 {
-	if (m->len + MTB_PACKET > m->cap) {
-		size_t cap = m->cap ? 2 * m->cap : 4096;
-		uint8_t *nb = realloc(m->buf, cap);
-
-		if (!nb)
-			return error("mtb: out of memory at packet %llu",
-				     (unsigned long long)m->st.packets);
-		m->buf = nb;
-		m->cap = cap;
-	}
+	if (etm_bytes_reserve(&m->buf, &m->cap, m->len + MTB_PACKET))
+		return error("mtb: out of memory at packet %llu", (unsigned long long)m->st.packets);
 	put32(m->buf + m->len, (src & ~1u) | (a & 1));
 	put32(m->buf + m->len + 4, (dst & ~1u) | (m->st.packets == 0));
 	m->len += MTB_PACKET;
