@@ -215,27 +215,34 @@ int st_lv_get_head(struct st_lv_decoder *d, struct st_lv_msg *m)
 
 	if (start == r->nbits)
 		return 1;
-	if (!f->timed && !f->adapt && f->enc != ST_LV_NXLV && r->nbits - start >= 64 &&
-	    tib + f->cnt.c0 + 1 <= 57) {
+	if (!f->adapt && f->enc != ST_LV_NXLV && r->nbits - start >= 64) {
 		/*
-		 * The usual head, read from one 64-bit window: untimed, fixed
-		 * chunks, a count that fits its first chunk (more bit 0). What
-		 * else comes takes the general way below.
+		 * The usual head, read from one 64-bit window: fixed chunks, every
+		 * field inside the window's 57 or more bits. What else comes
+		 * (adaptive chunks, a field past the window, anything wrong)
+		 * takes the general way below.
 		 */
-		uint64_t w = load64(r->buf + start / 8) >> (start % 8);
-		uint64_t x = (w >> tib) & ((UINT64_C(1) << f->cnt.c0) - 1);
+		uint64_t w = load64(r->buf + start / 8) >> (start % 8), dcc = 0;
+		unsigned at = 0, avail = 64 - (unsigned)(start % 8), at_ti;
 
-		ti = w & ((UINT64_C(1) << tib) - 1);
-		if (!(w >> (tib + f->cnt.c0) & 1) && ti < (uint64_t)f->ncores) {
-			r->pos = start + tib + f->cnt.c0 + 1;
-			d->pcc[ti] = 0;
-			d->fields.ti += tib;
-			d->fields.cnt += f->cnt.c0 + 1;
-			d->fields.msgs++;
-			m->core = (int)ti;
-			m->cycle = 0;
-			m->count = x;
-			return 0;
+		if ((!f->timed || win_uvlc(w, &at, avail, f->cc, &dcc)) && at + tib <= avail) {
+			at_ti = at;
+			ti = tib ? (w >> at) & ((UINT64_C(1) << tib) - 1) : 0;
+			at += tib;
+			if (ti < (uint64_t)f->ncores && win_uvlc(w, &at, avail, f->cnt, &count) &&
+			    dcc <= UINT64_MAX - d->pcc[ti]) {
+				cycle = f->timed ? d->pcc[ti] + dcc : 0;
+				r->pos = start + at;
+				d->pcc[ti] = cycle;
+				d->fields.cc += at_ti;
+				d->fields.ti += tib;
+				d->fields.cnt += at - at_ti - tib;
+				d->fields.msgs++;
+				m->core = (int)ti;
+				m->cycle = cycle;
+				m->count = count;
+				return 0;
+			}
 		}
 	}
 	if (get_cc_ti(r, f->timed, ad_sizes(f->adapt, f->cc, &d->ad.cc), "dCC", f->ncores, d->pcc,

@@ -188,6 +188,40 @@ static inline enum rd_err get_uvlc(struct st_reader *r, struct st_vlc ch, uint64
 	return RD_OK;
 }
 
+/*
+ * get_uvlc on a window: w holds the stream's next bits (bit 0 first), the
+ * field starts at bit *at, bits from avail on are not there. 1 with the
+ * value in *out and *at moved past the field; 0 (nothing moved) when the
+ * field does not end inside the window or is not minimal, for get_uvlc to
+ * read it again and report what is wrong. A window is at most 64 bits, so
+ * a value here always fits.
+ */
+static inline int win_uvlc(uint64_t w, unsigned *at, unsigned avail, struct st_vlc ch,
+			   uint64_t *out)
+{
+	unsigned p = *at, c = ch.c0, shift = 0;
+	uint64_t v = 0, x;
+
+	for (;;) {
+		if (c >= 57 || p + c + 1 > avail)
+			return 0;
+		x = (w >> p) & ((UINT64_C(1) << c) - 1);
+		p += c + 1;
+		if (!(w >> (p - 1) & 1)) { /* the last chunk */
+			if (!x && shift)
+				return 0;
+			v |= x << shift;
+			break;
+		}
+		v |= x << shift;
+		shift += c;
+		c = ch.c1;
+	}
+	*at = p;
+	*out = v;
+	return 1;
+}
+
 /* "<stream>: <what> at bit <at>: <field> <problem>" for the reading failures; -1. */
 static inline int bad(const struct st_reader *r, const char *what, uint64_t at, const char *field,
 		      enum rd_err e)
