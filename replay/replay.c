@@ -1208,16 +1208,23 @@ int rpl_cf_only_run(struct rpl *r, uint64_t to)
 	return 0;
 }
 
-/* Note a data access in the time index, unless it repeats the block noted last. */
+/* A new slot of the time index: forget what was noted in the last one. */
+static void tix_forget(struct rpl *r)
+{
+	memset(r->tix_line, 0xff, sizeof(r->tix_line));
+	memset(r->tix_blk, 0xff, sizeof(r->tix_blk));
+}
+
+/* Note a data access in the time index, unless it repeats the block the core noted last. */
 static inline void note_tix_access(struct rpl *r, const struct acc *x)
 {
 	uint32_t first = x->addr >> RPL_TIX_DATA_SHIFT;
 	uint32_t last = (uint32_t)(((uint64_t)x->addr + x->size - 1) >> RPL_TIX_DATA_SHIFT);
 
-	if (first == last && first == r->tix_blk[x->store])
+	if (first == last && first == r->tix_blk[r->cur][x->store])
 		return;
 	rpl_tix_access(r->tix, r->d.position, x->addr, x->size, x->store);
-	r->tix_blk[x->store] = last;
+	r->tix_blk[r->cur][x->store] = last;
 }
 
 /*
@@ -1269,9 +1276,9 @@ static int step_once(struct rpl *r)
 	osum = r->d.steps >= r->frontier ? rpl_open_summary(r) : NULL;
 	if (osum && st->ev != ISA_EV_EXCEPTION) {
 		rpl_sum_pc(osum, st->pc);
-		if (st->pc >> RPL_TIX_CODE_SHIFT != r->tix_line) {
+		if (st->pc >> RPL_TIX_CODE_SHIFT != r->tix_line[i]) {
 			rpl_tix_pc(r->tix, r->d.position, st->pc);
-			r->tix_line = st->pc >> RPL_TIX_CODE_SHIFT;
+			r->tix_line[i] = st->pc >> RPL_TIX_CODE_SHIFT;
 		}
 	}
 	board_sched_retire(&r->sched, i, st);
@@ -1309,7 +1316,7 @@ static int step_once(struct rpl *r)
 		if (r->d.position >= r->tix_next_pos) {
 			rpl_tix_done(r->tix, r->d.steps, r->d.position);
 			r->tix_next_pos += r->interval;
-			r->tix_line = r->tix_blk[0] = r->tix_blk[1] = UINT32_MAX;
+			tix_forget(r);
 		}
 	}
 	if (r->d.position >= r->next_ckpt)
@@ -1403,15 +1410,15 @@ static int run_fast(struct rpl *r, uint64_t to)
 			if (!osum)
 				osum = rpl_open_summary(r);
 			rpl_sum_pc(osum, pc);
-			if (pc >> RPL_TIX_CODE_SHIFT != r->tix_line) {
+			if (pc >> RPL_TIX_CODE_SHIFT != r->tix_line[i]) {
 				rpl_tix_pc(r->tix, r->d.position, pc);
-				r->tix_line = pc >> RPL_TIX_CODE_SHIFT;
+				r->tix_line[i] = pc >> RPL_TIX_CODE_SHIFT;
 			}
 			r->frontier = r->d.steps + 1;
 			if (r->d.position + 1 >= r->tix_next_pos) {
 				rpl_tix_done(r->tix, r->d.steps + 1, r->d.position + 1);
 				r->tix_next_pos += r->interval;
-				r->tix_line = r->tix_blk[0] = r->tix_blk[1] = UINT32_MAX;
+				tix_forget(r);
 			}
 		}
 		board_sched_retire_plain(sc, i);
@@ -1486,7 +1493,7 @@ void rpl_tix_restart(struct rpl *r)
 	r->tix = r->cfw ? NULL : rpl_tix_new(r->interval);
 	r->tix_fed = r->tix != NULL;
 	r->tix_next_pos = r->interval;
-	r->tix_line = r->tix_blk[0] = r->tix_blk[1] = UINT32_MAX;
+	tix_forget(r);
 }
 
 const struct rpl_tindex *rpl_time_index(struct rpl *r)

@@ -165,12 +165,12 @@ struct rpl {
 	 * the frontier since the beginning, so it covers the steps below the
 	 * frontier (its own count lags: rpl_tix_done is called only where a
 	 * slot starts, at tix_next_pos). The code line and the loaded and stored
-	 * blocks noted last in this slot, so that a step repeating them calls
-	 * nothing (UINT32_MAX: none).
+	 * blocks each core noted last in this slot, so that a step repeating
+	 * them calls nothing (UINT32_MAX: none): the cores take turns.
 	 */
 	int tix_fed;
 	uint64_t tix_next_pos;
-	uint32_t tix_line, tix_blk[2];
+	uint32_t tix_line[MAX_CORES], tix_blk[MAX_CORES][2]; /* per core: noted last in the slot */
 	uint64_t break_step; /* the step where a breakpoint stop was last reported */
 
 	struct st_truth_reader *truth;

@@ -17,11 +17,17 @@ struct tix_list {
 };
 
 /* Open addressing on the key; cap a power of two, at most half full. */
+#define TIX_RECENT 256 /* a power of two */
+
 struct tix_map {
 	struct tix_list *cell;
 	size_t cap, used;
-	/* the list noted last and its slot: most notes repeat them */
-	uint32_t last_key, last_slot;
+	/*
+	 * The lists noted lately, with their slot: most notes repeat one (the
+	 * cores take turns, so not always the last). Direct-mapped by key,
+	 * each entry slot << 32 | key (key + 1, so 0 is no entry).
+	 */
+	uint64_t recent[TIX_RECENT];
 };
 
 struct rpl_tindex {
@@ -75,8 +81,11 @@ static void note(struct rpl_tindex *t, struct tix_map *m, uint32_t key, uint32_t
 	struct tix_list *l;
 	size_t i;
 
+	uint64_t *seen;
+
 	key++;
-	if (key == m->last_key && slot == m->last_slot)
+	seen = &m->recent[key & (TIX_RECENT - 1)];
+	if (*seen == ((uint64_t)slot << 32 | key))
 		return;
 	if (2 * (m->used + 1) > m->cap)
 		grow(t, m);
@@ -88,8 +97,7 @@ static void note(struct rpl_tindex *t, struct tix_map *m, uint32_t key, uint32_t
 		l->key = key;
 		m->used++;
 	}
-	m->last_key = key;
-	m->last_slot = slot;
+	*seen = (uint64_t)slot << 32 | key;
 	if (l->n && l->slot[l->n - 1] == slot)
 		return;
 	if (l->n == l->cap) {
@@ -407,7 +415,7 @@ struct rpl_tindex *rpl_tix_deserialize(const uint8_t *p, size_t n, uint64_t inte
 				l->slot[l->n++] = (uint32_t)slot;
 			}
 		}
-		maps[k]->last_key = maps[k]->last_slot = 0;
+		memset(maps[k]->recent, 0, sizeof(maps[k]->recent));
 	}
 	if (r.at != n) {
 		*why = "has bytes after its end";
