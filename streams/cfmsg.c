@@ -275,6 +275,35 @@ int st_cf_get_head(struct st_cf_decoder *d, struct st_cf_msg *m)
 
 	if (start == r->nbits)
 		return 1;
+	if (!f->adapt && r->nbits - start >= 64) {
+		/*
+		 * The usual head, a branch message's, read from one 64-bit window:
+		 * fixed chunks, every field inside the window's 57 or more bits.
+		 * What else comes (adaptive chunks, an exception or end message,
+		 * a field past the window, anything wrong) takes the general way.
+		 */
+		uint64_t w = load64(r->buf + start / 8) >> (start % 8), dcc = 0;
+		unsigned at = 0, avail = 64 - (unsigned)(start % 8), at_ti;
+
+		if ((!f->timed || win_uvlc(w, &at, avail, f->cc, &dcc)) && at + tib <= avail) {
+			at_ti = at;
+			ti = tib ? (w >> at) & ((UINT64_C(1) << tib) - 1) : 0;
+			at += tib;
+			if (ti < (uint64_t)f->ncores && win_uvlc(w, &at, avail, f->cnt, &count) &&
+			    count && dcc <= UINT64_MAX - d->pcc[ti]) {
+				cycle = f->timed ? d->pcc[ti] + dcc : 0;
+				r->pos = start + at;
+				d->pcc[ti] = cycle;
+				d->fields.cc += at_ti;
+				d->fields.ti += tib;
+				d->fields.cnt += at - at_ti - tib;
+				d->fields.branch_msgs++;
+				d->fields.msgs++;
+				*m = (struct st_cf_msg){.core = (int)ti, .cycle = cycle, .count = count};
+				return 0;
+			}
+		}
+	}
 	if (get_cc_ti(r, f->timed, ad_sizes(f->adapt, f->cc, &d->ad.cc), "diffCC", f->ncores,
 		      d->pcc, &ti, &cycle))
 		return -1;
