@@ -18,10 +18,12 @@ $(BUILD)/bench/rplbench: bench/rplbench.c $(BUILD)/libraptor.a
 SOAK_SDK_mc = $(GUEST_SDK_OBJ_m3-O2-mc)
 SOAK_SDK_sc = $(GUEST_SDK_OBJ_m3-O2-sc)
 define SOAK_RULE
-$(BUILD)/bench/soak/soak-r%$(2)-m3-O2.elf: guest/work/soak.c $$(SOAK_SDK_$(1)) $(GUEST_LDS)
+$(BUILD)/bench/soak/soak-r%$(2)-m3-O2.elf: guest/work/soak.c $$(SOAK_SDK_$(1)) \
+		$(call guest_lds,m3) guest/sdk/sections.ld
 	@mkdir -p $$(dir $$@)
 	$$(GUEST_CC) $$(GUEST_ARCH_m3) -O2 $$(GUEST_MODE_$(1)) -DROUNDS=$$* \
-		$$(filter-out -MMD -MP,$$(GUEST_CFLAGS)) $$(GUEST_LDFLAGS) -o $$@ \
+		$$(filter-out -MMD -MP,$$(GUEST_CFLAGS)) $$(GUEST_LDFLAGS) $$(GUEST_LDFLAGS_m3) \
+		-T $(call guest_lds,m3) -o $$@ \
 		guest/work/soak.c $$(SOAK_SDK_$(1)) $$(GUEST_LIBS)
 endef
 $(eval $(call SOAK_RULE,mc,))
