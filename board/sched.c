@@ -18,6 +18,20 @@ void board_sched_init(struct board_sched *s, const struct board_sched_config *cf
 		s->tcache[i] = dc_new(&dcc);
 	}
 	s->rng = cfg->seed ^ 0x9e3779b97f4a7c15ull;
+	s->linear = isa_simple_engine();
+	board_sched_restore(s);
+}
+
+void board_sched_restore(struct board_sched *s)
+{
+	for (unsigned k = 7; k; k--) {
+		unsigned a = k >= 4 ? 2 * k - 8 : s->node[2 * k];
+		unsigned b = k >= 4 ? 2 * k + 1 - 8 : s->node[2 * k + 1];
+
+		/* every core under a has a lower index than every core under b */
+		s->node[k] = (uint8_t)(b >= (unsigned)s->cfg.ncores || s->cycles[b] >= s->cycles[a]
+					   ? a : b);
+	}
 }
 
 void board_sched_release(struct board_sched *s)
@@ -48,6 +62,7 @@ int board_sched_sleep(struct board_sched *s, int i, uint64_t insns)
 			     i, isa_cpu_get(s->cpu[i], ISA_R_PC), (unsigned long long)insns);
 	t = target > s->cycles[i] ? target - s->cycles[i] : 1;
 	s->cycles[i] += t;
+	board_sched_moved(s, i);
 	isa_cpu_tick(s->cpu[i], t);
 	return 0;
 }
@@ -74,5 +89,6 @@ void board_sched_retire_other(struct board_sched *s, int i, const struct isa_ste
 	}
 	cost += (uint64_t)s->misses * s->cfg.miss_penalty;
 	s->cycles[i] += cost;
+	board_sched_moved(s, i);
 	isa_cpu_tick(s->cpu[i], cost);
 }

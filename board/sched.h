@@ -23,7 +23,7 @@
 #include "isa/isa.h"
 #include "util/util.h"
 
-#define SCHED_MAX_CORES 8
+#define SCHED_MAX_CORES 8 /* the tournament (node) has 8 leaves */
 
 struct board_sched_config {
 	int ncores;
@@ -35,7 +35,18 @@ struct board_sched {
 	struct board_sched_config cfg;
 	struct isa_cpu *cpu[SCHED_MAX_CORES];
 	struct dc *tcache[SCHED_MAX_CORES];
+	/*
+	 * The clocks, written only here (a restore of them then calls
+	 * board_sched_restore), so that the pick is kept as they move:
+	 * node[1..7] is a tournament over the cores, node[k] the core with
+	 * the fewest cycles under node k (ties to the lowest index), its
+	 * children nodes 2k and 2k + 1, where children from 8 up are the
+	 * cores themselves (8 + j is core j). node[1] is the pick. Under
+	 * RAPTOR_SIMPLE_ENGINE (linear) each pick scans the clocks instead.
+	 */
 	uint64_t cycles[SCHED_MAX_CORES];
+	uint8_t node[SCHED_MAX_CORES];
+	int linear;
 	uint64_t rng;
 	unsigned misses; /* timing-cache line misses of the step under way */
 };
@@ -50,11 +61,45 @@ static inline int board_sched_pick(const struct board_sched *s)
 {
 	int i = 0;
 
+	if (!s->linear)
+		return s->node[1];
 	for (int j = 1; j < s->cfg.ncores; j++)
 		if (s->cycles[j] < s->cycles[i])
 			i = j;
 	return i;
 }
+
+/*
+ * Core i's clock moved: the matches on its way to the root are played
+ * again, each between its side's new winner and the other side's (which
+ * did not change); the left side (the lower indices) wins ties.
+ */
+static inline void board_sched_moved(struct board_sched *s, int i)
+{
+	const uint64_t *c = s->cycles;
+	unsigned n = (unsigned)s->cfg.ncores, u = (unsigned)i, w = u, o;
+	uint64_t cw = c[u];
+
+	if (n == 1)
+		return;
+	/* at each level, o the other side's winner: it wins ties when on the left */
+#define SCHED_PLAY(other, level, at)                                                             \
+	do {                                                                                     \
+		o = (other);                                                                     \
+		if (o < n && c[o] < cw + (u >> (level) & 1)) {                                   \
+			w = o;                                                                   \
+			cw = c[o];                                                               \
+		}                                                                                \
+		s->node[at] = (uint8_t)w;                                                        \
+	} while (0)
+	SCHED_PLAY(u ^ 1, 0, 4 + (u >> 1));
+	SCHED_PLAY(s->node[(4 + (u >> 1)) ^ 1], 1, 2 + (u >> 2));
+	SCHED_PLAY(s->node[(2 + (u >> 2)) ^ 1], 2, 1);
+#undef SCHED_PLAY
+}
+
+/* Every clock set anew (board_sched_init, a checkpoint's restore): all matches. */
+void board_sched_restore(struct board_sched *s);
 
 /*
  * The picked core sleeps: move its clock to the earliest cycle at which it
@@ -108,6 +153,7 @@ static inline uint64_t board_sched_retire_plain(struct board_sched *s, int core)
 	uint64_t cost = 1 + board_sched_jitter(s);
 
 	s->cycles[core] += cost;
+	board_sched_moved(s, core);
 	isa_cpu_tick(s->cpu[core], cost);
 	return cost;
 }
@@ -127,6 +173,7 @@ static inline void board_sched_retire(struct board_sched *s, int core, const str
 	cost = 1 + (st->taken ? s->cfg.branch_penalty : 0) + board_sched_jitter(s) +
 	       (uint64_t)s->misses * s->cfg.miss_penalty;
 	s->cycles[core] += cost;
+	board_sched_moved(s, core);
 	isa_cpu_tick(s->cpu[core], cost);
 }
 

@@ -215,6 +215,7 @@ int rpl_ckpt_restore(struct rpl *r, size_t ci)
 	r->d.lvd.r.name = lr.name;
 	memcpy(r->sched.cycles, p, sizeof(r->sched.cycles));
 	p += sizeof(r->sched.cycles);
+	board_sched_restore(&r->sched);
 	memcpy(&r->sched.rng, p, sizeof(r->sched.rng));
 	p += sizeof(r->sched.rng);
 	rpl_mem_restore(r->mem, mem, forget_decoded, r->dec);
