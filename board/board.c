@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "board/sched.h"
+#include "isa/fast.h"
 #include "isa/model.h"
 
 #define SEMI_WRITEC 0x03
@@ -429,7 +430,7 @@ int board_step(struct board *b, int *status)
 	cpu = b->cpu[i];
 	if (b->trace)
 		len = format_regs(cpu, line);
-	k = isa_cpu_step_plain(cpu, &pc, obs ? &st : NULL);
+	k = isa_cpu_step_plain_inline(cpu, &pc, obs ? &st : NULL);
 	if (k < 0)
 		return -1;
 	if (k) {

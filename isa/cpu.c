@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "isa/fast.h"
 #include "isa/isa_priv.h"
 #include "isa/model.h"
 
@@ -248,15 +249,6 @@ int isa_store(struct isa_cpu *c, uint32_t addr, unsigned size, uint32_t val,
 
 /* ---- the step ---------------------------------------------------------- */
 
-/* ITAdvance (A7.3.3) */
-static inline void it_advance(struct isa_cpu *c)
-{
-	if ((c->s.it & 7) == 0)
-		c->s.it = 0;
-	else
-		c->s.it = (c->s.it & 0xe0) | ((c->s.it << 1) & 0x1f);
-}
-
 /*
  * The general step (the simple engine): every case in the order of the
  * architecture, the reference the fast path below is checked against
@@ -350,63 +342,15 @@ static int step_general(struct isa_cpu *c, struct isa_step *out)
 	return 0;
 }
 
-/*
- * The instruction at pc from the decode cache, when isa_cpu_step's fast path
- * may run it: a core awake, not locked up, in Thumb state, with no fault
- * and no exception pending (not even one that could not preempt: one OR of
- * the pending words). NULL otherwise, or on a cache miss.
- */
-static inline const struct isa_insn *fast_insn(const struct isa_cpu *c, uint32_t pc)
+int isa_plain_failed(const struct isa_cpu *c, const struct isa_insn *in, uint32_t pc)
 {
-	const struct isa_insn *pg, *in;
-
-	if (__builtin_expect(c->dec->simple | c->s.lockup | c->s.pend_fault | c->s.sleeping |
-				 c->s.tbit_clear,
-			     0) ||
-	    (c->s.scs.sys_pending | (c->s.scs.nvic_pending & c->s.scs.nvic_enable)))
-		return NULL;
-	pg = c->dec->pages[pc >> DC_PAGE_BITS];
-	if (__builtin_expect(!pg, 0))
-		return NULL;
-	in = &pg[(pc & ((1u << DC_PAGE_BITS) - 1)) >> 1];
-	return in->fn ? in : NULL;
+	return error("isa: core %d: internal error: the plain instruction 0x%08x at pc 0x%08x "
+		     "did not retire (isa_insn_plain)", c->core, in->raw, pc);
 }
 
 int isa_cpu_step_plain(struct isa_cpu *c, uint32_t *pcp, struct isa_step *out)
 {
-	uint32_t pc = c->s.r[15];
-	const struct isa_insn *in = fast_insn(c, pc);
-	unsigned cond;
-	int in_it, pass;
-
-	if (!in || !in->plain)
-		return 0;
-	c->dec->lookups++;
-	c->dec->fast++;
-	c->pc = pc;
-	c->next_pc = pc + in->size;
-	in_it = in_it_block(c);
-	cond = in_it ? c->s.it >> 4 : in->cond;
-	pass = cond >= 14 || cond_pass(c->s.apsr, cond);
-	if (pass && in->fn(c, in) != EX_OK)
-		return error("isa: core %d: internal error: the plain instruction 0x%08x at pc "
-			     "0x%08x did not retire (isa_insn_plain)", c->core, in->raw, pc);
-	if (in->fn != isa_exec_it)
-		it_advance(c);
-	c->s.r[15] = c->next_pc;
-	c->s.icount++;
-	*pcp = pc;
-	if (out) {
-		memset(out, 0, sizeof(*out));
-		out->ev = ISA_EV_INSN;
-		out->pc = pc;
-		out->next_pc = c->next_pc;
-		out->size = in->size;
-		out->insn_id = in->id;
-		out->in_it = (uint8_t)in_it;
-		out->executed = (uint8_t)pass;
-	}
-	return 1;
+	return isa_cpu_step_plain_inline(c, pcp, out);
 }
 
 /*

@@ -204,6 +204,15 @@ static inline int in_it_block(const struct isa_cpu *c)
 	return (c->s.it & 0xf) != 0;
 }
 
+/* ITAdvance (A7.3.3) */
+static inline void it_advance(struct isa_cpu *c)
+{
+	if ((c->s.it & 7) == 0)
+		c->s.it = 0;
+	else
+		c->s.it = (c->s.it & 0xe0) | ((c->s.it << 1) & 0x1f);
+}
+
 /* Register read as an operand: PC reads as the instruction address + 4. */
 static inline uint32_t rreg(const struct isa_cpu *c, unsigned n)
 {

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "isa/fast.h"
 #include "util/heap.h"
 
 /* "<file>: core C, instruction N, bit B: ..." and the replay stops. */
@@ -1356,10 +1357,10 @@ int rpl_step_one(struct rpl *r)
  * jitter, the control-flow counters count it, the summary notes its PC,
  * the truth and the observer see it); every other step is step_once's.
  */
-static int run_fast(struct rpl *r, uint64_t to)
+static inline __attribute__((always_inline)) int run_fast_with(struct rpl *r, uint64_t to,
+								 struct isa_step *st)
 {
 	struct board_sched *sc = &r->sched;
-	struct isa_step *st = r->truth || r->obs ? &r->last : NULL;
 	struct rpl_summary *osum = NULL; /* the open summary, looked up once a stretch */
 	uint64_t end = UINT64_MAX, lim, before;
 	uint32_t pc = 0;
@@ -1387,7 +1388,7 @@ static int run_fast(struct rpl *r, uint64_t to)
 		/* (past the end, and at a core's end, step_once reports what is wrong) */
 		p = 0;
 		if (r->d.position < lim && (!have_end || r->d.insns[i] < r->d.budget[i]))
-			p = isa_cpu_step_plain(r->cpu[i], &pc, st);
+			p = isa_cpu_step_plain_inline(r->cpu[i], &pc, st);
 		if (p < 0) {
 			r->failed = 1;
 			r->good_steps = r->d.steps;
@@ -1450,6 +1451,14 @@ static int run_fast(struct rpl *r, uint64_t to)
 		r->last.size = (uint8_t)(r->last.next_pc - pc);
 	}
 	return 0;
+}
+
+/* run_fast_with, compiled twice: st NULL (no truth, no observer) and not */
+static int run_fast(struct rpl *r, uint64_t to)
+{
+	if (r->truth || r->obs)
+		return run_fast_with(r, to, &r->last);
+	return run_fast_with(r, to, NULL);
 }
 
 int rpl_run(struct rpl *r, uint64_t to)

@@ -1,0 +1,78 @@
+/*
+ * fast: isa_cpu_step_plain inline, for the two loops that run it at every
+ * step (board_step, the replay's run_fast): the same code as the function
+ * (isa.h has its contract), without the call, and with what the caller
+ * knows of out folded in. It reads the core's insides, so it includes
+ * isa_priv.h; nothing else outside isa/ may use that.
+ */
+#ifndef RAPTOR_ISA_FAST_H
+#define RAPTOR_ISA_FAST_H
+
+#include <string.h>
+
+#include "isa/isa.h"
+#include "isa/isa_priv.h"
+
+/*
+ * The instruction at pc from the decode cache, when isa_cpu_step's fast path
+ * may run it: a core awake, not locked up, in Thumb state, with no fault
+ * and no exception pending (not even one that could not preempt: one OR of
+ * the pending words). NULL otherwise, or on a cache miss.
+ */
+static inline const struct isa_insn *fast_insn(const struct isa_cpu *c, uint32_t pc)
+{
+	const struct isa_insn *pg, *in;
+
+	if (__builtin_expect(c->dec->simple | c->s.lockup | c->s.pend_fault | c->s.sleeping |
+				 c->s.tbit_clear,
+			     0) ||
+	    (c->s.scs.sys_pending | (c->s.scs.nvic_pending & c->s.scs.nvic_enable)))
+		return NULL;
+	pg = c->dec->pages[pc >> DC_PAGE_BITS];
+	if (__builtin_expect(!pg, 0))
+		return NULL;
+	in = &pg[(pc & ((1u << DC_PAGE_BITS) - 1)) >> 1];
+	return in->fn ? in : NULL;
+}
+
+/* Report a handler marked plain that did not retire (a bug); -1. */
+int isa_plain_failed(const struct isa_cpu *c, const struct isa_insn *in, uint32_t pc);
+
+static inline __attribute__((always_inline)) int
+isa_cpu_step_plain_inline(struct isa_cpu *c, uint32_t *pcp, struct isa_step *out)
+{
+	uint32_t pc = c->s.r[15];
+	const struct isa_insn *in = fast_insn(c, pc);
+	unsigned cond;
+	int in_it, pass;
+
+	if (!in || !in->plain)
+		return 0;
+	c->dec->lookups++;
+	c->dec->fast++;
+	c->pc = pc;
+	c->next_pc = pc + in->size;
+	in_it = in_it_block(c);
+	cond = in_it ? c->s.it >> 4 : in->cond;
+	pass = cond >= 14 || cond_pass(c->s.apsr, cond);
+	if (pass && in->fn(c, in) != EX_OK)
+		return isa_plain_failed(c, in, pc);
+	if (in->fn != isa_exec_it)
+		it_advance(c);
+	c->s.r[15] = c->next_pc;
+	c->s.icount++;
+	*pcp = pc;
+	if (out) {
+		memset(out, 0, sizeof(*out));
+		out->ev = ISA_EV_INSN;
+		out->pc = pc;
+		out->next_pc = c->next_pc;
+		out->size = in->size;
+		out->insn_id = in->id;
+		out->in_it = (uint8_t)in_it;
+		out->executed = (uint8_t)pass;
+	}
+	return 1;
+}
+
+#endif
