@@ -63,30 +63,42 @@ void rpl_memory_use(const struct rpl *r, struct rpl_memory_use *u)
 	u->rest = 0;
 	if (rss > held && budgets)
 		u->rest = (uint64_t)((unsigned __int128)(rss - held) * r->memory / budgets);
-	others = u->time_index + u->initial + u->live + u->walk + u->rest;
+	/*
+	 * headroom: what the store may grow by before it trims again (a new
+	 * checkpoint, the pages copied on write meanwhile)
+	 */
+	others = u->time_index + u->initial + u->live + u->walk + u->rest + r->memory / 64;
 	u->store = r->memory > others + floor ? r->memory - others : floor;
 }
 
 /*
  * The store's share of the budget, as the other structures and the rest of
- * the process have grown; this replay's holdings published. A process over
- * its budgets whose rest has grown past an eighth of them hands the
- * allocator's free pages back first (malloc_trim walks the heap: not at
- * every checkpoint; the bound holds without it, the store is only smaller).
+ * the process have grown; this replay's holdings published first, so that
+ * the rest is measured against them. When the rest has grown by a
+ * sixteenth of the budget over its level after the last trim (or its low
+ * since), the allocator's free pages go back first (malloc_trim walks the
+ * heap: not at every checkpoint). Without that the rest counts what the
+ * store has freed (dropped states leave holes in the heap): the bound
+ * held, but the store shrank to its floor.
  */
 static void share_memory(struct rpl *r)
 {
 	struct rpl_memory_use u;
+	struct cfw_msg_stats ms;
 	uint64_t now;
 
-	rpl_memory_use(r, &u);
-	now = rpl_ckstore_bytes(r->ck) + u.time_index + u.initial + u.live + u.walk;
+	/* published first: the rest is what the resident size has beyond it now */
+	now = rpl_ckstore_bytes(r->ck) + (r->tix ? rpl_tix_bytes(r->tix) : 0) +
+	      rpl_mem_bytes(r->init) + rpl_mem_bytes(r->mem) + (r->cfw ? cfw_memory(r->cfw, &ms) : 0);
 	proc_held += now - r->held; /* (modulo 2^64: a drop is a wrapped sum) */
 	r->held = now;
-	if (u.resident > proc_budget && u.rest > r->memory / 8) {
+	rpl_memory_use(r, &u);
+	if (u.rest > r->rest_trimmed + r->memory / 16) {
 		heap_trim();
 		rpl_memory_use(r, &u);
 	}
+	if (u.rest < r->rest_trimmed || u.rest > r->rest_trimmed + r->memory / 16)
+		r->rest_trimmed = u.rest;
 	rpl_ckstore_set_budget(r->ck, u.store);
 }
 

@@ -191,7 +191,7 @@ struct rpl_memory_use {
 	 * (under AddressSanitizer). resident: the process's resident memory.
 	 */
 	uint64_t rest, resident;
-	uint64_t store;	     /* the store's share: memory less those, at least memory / 4 */
+	uint64_t store;	     /* the store's share: memory less those and 1/64 of it, at least a 1/4 */
 };
 void rpl_memory_use(const struct rpl *r, struct rpl_memory_use *u);
 /* Number of checkpoints; *bytes gets the memory they hold (as the budget counts it). */

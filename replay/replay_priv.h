@@ -92,6 +92,7 @@ struct rpl {
 	struct rpl_mem *init;
 	uint64_t memory; /* rpl_set_memory's budget, shared out by share_memory (ckpt.c) */
 	uint64_t held;	 /* what this replay holds, as it last published it (ckpt.c) */
+	uint64_t rest_trimmed; /* the rest after share_memory's last trim, or its low since */
 	struct isa_decoder *dec;
 	struct isa_bus bus;
 	struct isa_cpu *cpu[MAX_CORES];
