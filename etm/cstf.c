@@ -123,3 +123,44 @@ const uint8_t *cstf_data(const struct cstf *f, size_t *len)
 	*len = f->len;
 	return f->buf;
 }
+
+static void scan_byte(int id, uint64_t off, uint64_t bytes[128], uint64_t first[128])
+{
+	if (id < 0)
+		return; /* data before any ID: a decoder drops it too */
+	if (!bytes[id]++)
+		first[id] = off;
+}
+
+int cstf_scan(const uint8_t *data, size_t len, uint64_t bytes[128], uint64_t first[128])
+{
+	int cur = -1;
+
+	memset(bytes, 0, 128 * sizeof(*bytes));
+	memset(first, 0, 128 * sizeof(*first));
+	if (len % CSTF_FRAME)
+		return error("cstf: a capture of %zu bytes is no whole number of %d-byte frames "
+			     "(%zu bytes past the last whole one, at byte %zu)",
+			     len, CSTF_FRAME, len % CSTF_FRAME, len - len % CSTF_FRAME);
+	for (size_t f = 0; f < len; f += CSTF_FRAME) {
+		const uint8_t *fr = data + f;
+
+		for (int k = 0; k < 8; k++) {
+			uint8_t b = fr[2 * k];
+			int flag = fr[15] >> k & 1;
+
+			if (b & 1) {
+				int prev = cur;
+
+				cur = b >> 1;
+				if (k < 7)
+					scan_byte(flag ? prev : cur, f + 2 * k + 1, bytes, first);
+			} else {
+				scan_byte(cur, f + 2 * k, bytes, first);
+				if (k < 7)
+					scan_byte(cur, f + 2 * k + 1, bytes, first);
+			}
+		}
+	}
+	return 0;
+}

@@ -39,4 +39,14 @@ int cstf_finish(struct cstf *f) MUST_CHECK;
 /* The frames written so far (whole frames only). */
 const uint8_t *cstf_data(const struct cstf *f, size_t *len);
 
+/*
+ * Read a capture of frames (len a multiple of 16): for every trace ID
+ * 0..127, how many data bytes it has (bytes[id]) and the capture offset of
+ * its first (first[id], meaningful when bytes[id] > 0). ID 0 is the
+ * formatter's padding, 0x70..0x7f are reserved. 0, or -1 with an error
+ * naming the byte offset (len not whole frames).
+ */
+int cstf_scan(const uint8_t *data, size_t len, uint64_t bytes[128],
+	      uint64_t first[128]) MUST_CHECK;
+
 #endif

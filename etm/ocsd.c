@@ -17,11 +17,22 @@
 struct dec {
 	const struct etm_ocsd_mem *mem;
 	etm_ocsd_fn fn;
+	unsigned flags;		 /* ETM_OCSD_MARKS */
+	uint8_t lost[128];	 /* MARKS: the source lost sync and has not delivered since */
+	uint8_t traced[128];	 /* MARKS: the source delivered an instruction */
 	void *ctx[128];	     /* fn's context per trace ID; NULL: no such source */
 	uint64_t elems[128]; /* elements per trace ID */
 	int failed;	     /* fn stopped us, or an element we cannot accept */
 	char msg[256];	     /* OpenCSD's last logged message */
 };
+
+/* The element being delivered (etm_ocsd_where): one decode at a time. */
+static struct etm_ocsd_where where;
+
+void etm_ocsd_where(struct etm_ocsd_where *w)
+{
+	*w = where;
+}
 
 static uint32_t mem_read(const void *p, const ocsd_vaddr_t addr, const ocsd_mem_space_acc_t space,
 			 const uint32_t req, uint8_t *buf)
@@ -58,6 +69,8 @@ static int range(struct dec *d, unsigned id, const ocsd_generic_trace_elem *el)
 				     id, (unsigned long long)el->st_addr,
 				     (unsigned long long)el->en_addr, pc);
 		hw1 = r->data[pc - r->base] | r->data[pc - r->base + 1] << 8;
+		where.last = pc + etm_thumb_size(hw1) >= el->en_addr;
+		where.last_taken = where.last && el->last_instr_exec;
 		if (d->fn(d->ctx[id], pc))
 			return -1;
 		pc += etm_thumb_size(hw1);
@@ -84,16 +97,52 @@ static ocsd_datapath_resp_t elem_cb(const void *p, const ocsd_trc_index_t idx, c
 		return OCSD_RESP_FATAL_INVALID_DATA;
 	}
 	d->elems[id]++;
+	where = (struct etm_ocsd_where){.index = idx, .trace_id = id};
 	switch (el->elem_type) {
-	case OCSD_GEN_TRC_ELEM_INSTR_RANGE: bad = range(d, id, el); break;
+	case OCSD_GEN_TRC_ELEM_INSTR_RANGE:
+		if ((d->flags & ETM_OCSD_MARKS) && d->lost[id] && d->traced[id] &&
+		    d->fn(d->ctx[id], ETM_OCSD_GAP)) {
+			bad = -1;
+			break;
+		}
+		d->lost[id] = 0;
+		d->traced[id] = 1;
+		bad = range(d, id, el);
+		break;
 	case OCSD_GEN_TRC_ELEM_EXCEPTION:
+		if (el->excep_ret_addr) {
+			where.ret_valid = 1;
+			where.ret = (uint32_t)el->en_addr;
+			where.ret_br_tgt = el->excep_ret_addr_br_tgt;
+		}
+		if ((d->flags & ETM_OCSD_MARKS) && d->lost[id] && d->traced[id]) {
+			/* an exception right after the resync: the gap comes first */
+			if (d->fn(d->ctx[id], ETM_OCSD_GAP)) {
+				bad = -1;
+				break;
+			}
+			d->lost[id] = 0;
+		}
 		bad = d->fn(d->ctx[id], ETM_OCSD_EXC | el->exception_number);
 		break;
+	case OCSD_GEN_TRC_ELEM_EXCEPTION_RET:
+		if ((d->flags & ETM_OCSD_MARKS) && !d->lost[id])
+			bad = d->fn(d->ctx[id], ETM_OCSD_RET);
+		break;
 	case OCSD_GEN_TRC_ELEM_NO_SYNC:
-		/* the first element of every source's decode; later, a loss of sync */
-		if (d->elems[id] > 1)
+	case OCSD_GEN_TRC_ELEM_TRACE_ON:
+		/*
+		 * NO_SYNC is the first element of every source's decode; later, a
+		 * loss of sync. TRACE_ON follows every (re)synchronisation: trace
+		 * enabled, or restarted after an overflow or a discontinuity.
+		 */
+		if (d->flags & ETM_OCSD_MARKS) {
+			if (d->traced[id])
+				d->lost[id] = 1;
+		} else if (el->elem_type == OCSD_GEN_TRC_ELEM_NO_SYNC && d->elems[id] > 1) {
 			bad = error("etm ocsd: trace ID 0x%x: sync lost at byte %llu", id,
 				    (unsigned long long)idx);
+		}
 		break;
 	case OCSD_GEN_TRC_ELEM_ADDR_NACC:
 	case OCSD_GEN_TRC_ELEM_ADDR_UNKNOWN:
@@ -104,7 +153,7 @@ static ocsd_datapath_resp_t elem_cb(const void *p, const ocsd_trc_index_t idx, c
 		    id, (int)el->elem_type, (unsigned long long)idx,
 		    (unsigned long long)el->st_addr);
 		break;
-	default: /* TRACE_ON, PE_CONTEXT, EXCEPTION_RET, EO_TRACE: nothing to check */ break;
+	default: /* PE_CONTEXT, EO_TRACE: nothing to check */ break;
 	}
 	if (bad) {
 		d->failed = 1;
@@ -121,8 +170,8 @@ static int errlog_ready;
  * ctx[i]) over one raw stream (n = 1) or frames (framed).
  */
 static int decode(const char *name, const void *ocfg, size_t cfg_size, const uint8_t *id, int n,
-		  int framed, const struct etm_ocsd_mem *mem, const uint8_t *data, size_t len,
-		  etm_ocsd_fn fn, void *const *ctx)
+		  int framed, unsigned flags, const struct etm_ocsd_mem *mem, const uint8_t *data,
+		  size_t len, etm_ocsd_fn fn, void *const *ctx)
 {
 	static struct dec d; /* large: not on the stack; one decode at a time */
 	dcd_tree_handle_t t;
@@ -134,6 +183,7 @@ static int decode(const char *name, const void *ocfg, size_t cfg_size, const uin
 	memset(&d, 0, sizeof(d));
 	d.mem = mem;
 	d.fn = fn;
+	d.flags = flags;
 	t = ocsd_create_dcd_tree(framed ? OCSD_TRC_SRC_FRAME_FORMATTED : OCSD_TRC_SRC_SINGLE,
 				 framed ? OCSD_DFRMTR_FRAME_MEM_ALIGN : 0);
 	if (t == C_API_INVALID_TREE_HANDLE)
@@ -226,8 +276,8 @@ int etm_ocsd_decode(const struct etm4_cfg *cfg, const struct etm_ocsd_mem *mem, 
 	ocsd_etmv4_cfg oc;
 
 	etmv4_cfg(cfg, &oc);
-	return decode(OCSD_BUILTIN_DCD_ETMV4I, &oc, sizeof(oc), &cfg->trace_id, 1, 0, mem, data,
-		      len, fn, &ctx);
+	return decode(OCSD_BUILTIN_DCD_ETMV4I, &oc, sizeof(oc), &cfg->trace_id, 1, 0, 0, mem,
+		      data, len, fn, &ctx);
 }
 
 int etm_ocsd_decode3(const struct etm3_cfg *cfg, const struct etm_ocsd_mem *mem,
@@ -243,8 +293,8 @@ int etm_ocsd_decode3(const struct etm3_cfg *cfg, const struct etm_ocsd_mem *mem,
 	oc.reg_trc_id = r.traceidr;
 	oc.arch_ver = ARCH_V7;
 	oc.core_prof = profile_CortexM;
-	return decode(OCSD_BUILTIN_DCD_ETMV3, &oc, sizeof(oc), &cfg->trace_id, 1, 0, mem, data, len,
-		      fn, &ctx);
+	return decode(OCSD_BUILTIN_DCD_ETMV3, &oc, sizeof(oc), &cfg->trace_id, 1, 0, 0, mem, data,
+		      len, fn, &ctx);
 }
 
 int etm_ocsd_decode_frames(const struct etm4_cfg *cfg, int n, const struct etm_ocsd_mem *mem,
@@ -262,6 +312,51 @@ int etm_ocsd_decode_frames(const struct etm4_cfg *cfg, int n, const struct etm_o
 		etmv4_cfg(&cfg[i], &oc[i]);
 		id[i] = cfg[i].trace_id;
 	}
-	return decode(OCSD_BUILTIN_DCD_ETMV4I, oc, sizeof(oc[0]), id, n, 1, mem, data, len, fn,
+	return decode(OCSD_BUILTIN_DCD_ETMV4I, oc, sizeof(oc[0]), id, n, 1, 0, mem, data, len, fn,
 		      ctx);
+}
+
+static void etmv3_cfg(const struct etm3_cfg *cfg, ocsd_etmv3_cfg *oc)
+{
+	struct etm3_regs r;
+
+	etm3_regs(cfg, &r);
+	memset(oc, 0, sizeof(*oc));
+	oc->reg_idr = r.idr;
+	oc->reg_ctrl = r.ctrl;
+	oc->reg_ccer = r.ccer;
+	oc->reg_trc_id = r.traceidr;
+	oc->arch_ver = ARCH_V7;
+	oc->core_prof = profile_CortexM;
+}
+
+int etm_ocsd_decode_src(const struct etm_ocsd_src *src, int n, int framed, unsigned flags,
+			const struct etm_ocsd_mem *mem, const uint8_t *data, size_t len,
+			etm_ocsd_fn fn)
+{
+	static ocsd_etmv4_cfg o4[128];
+	static ocsd_etmv3_cfg o3[128];
+	uint8_t id[128];
+	void *ctx[128];
+
+	if (n < 1 || n > 128 || (!framed && n != 1))
+		return error("etm ocsd: %d sources in one %s", n, framed ? "capture" : "raw stream");
+	if (framed && len % 16)
+		return error("etm ocsd: a capture of %zu bytes is no whole number of 16-byte frames",
+			     len);
+	for (int i = 0; i < n; i++) {
+		if (src[i].v3 != src[0].v3)
+			return error("etm ocsd: ETMv3 and ETMv4 sources in one capture");
+		if (src[i].v3)
+			etmv3_cfg(&src[i].c3, &o3[i]);
+		else
+			etmv4_cfg(&src[i].c4, &o4[i]);
+		id[i] = src[i].v3 ? src[i].c3.trace_id : src[i].c4.trace_id;
+		ctx[i] = src[i].ctx;
+	}
+	if (src[0].v3)
+		return decode(OCSD_BUILTIN_DCD_ETMV3, o3, sizeof(o3[0]), id, n, framed, flags, mem,
+			      data, len, fn, ctx);
+	return decode(OCSD_BUILTIN_DCD_ETMV4I, o4, sizeof(o4[0]), id, n, framed, flags, mem, data,
+		      len, fn, ctx);
 }

@@ -492,6 +492,11 @@ struct rpl *rpl_open(const char *dir)
 		      "tells the replay where the cores went", dir, r->mf.lv_on ? "on" : "none");
 		goto fail;
 	}
+	if (r->mf.lv_on && r->mf.port.kind != ST_PORT_NONE) {
+		error("%s: a %s trace with a load-value stream: only control flow is replayed "
+		      "from a trace port", dir, st_port_name(r->mf.port.kind));
+		goto fail;
+	}
 	if (r->mf.lv_on) {
 		for (int i = 0; i < r->ncores; i++)
 			r->bp[i] = r->mf.bp_shared && i ? r->bp[0] : bp_new(&r->mf.bp);
@@ -504,8 +509,15 @@ struct rpl *rpl_open(const char *dir)
 		st_cf_decoder_init(&r->d.cfd, &r->mf.cf, r->cf_buf, r->mf.cf_bits, r->cf_path);
 	} else {
 		/* control flow only: walk the code, no ISS (see replay.h) */
-		struct cfw_config cc = { &r->mf, r->cf_buf, r->cf_path, r->dec, &r->bus };
+		struct cfw_config cc = { &r->mf, r->cf_buf, r->cf_path, r->dec, &r->bus, NULL };
 
+		/* a trace port's: OpenCSD's decode is the walk's path (etmpath.h) */
+		if (r->mf.port.kind != ST_PORT_NONE) {
+			if (rpl_etm_path(&r->mf, r->elf_path, r->cf_buf, r->mf.cf_bits / 8,
+					 r->cf_path, &r->etm, &r->etm_st))
+				goto fail;
+			cc.path = &r->etm;
+		}
 		if (!(r->cfw = cfw_new(&cc)))
 			goto fail;
 	}
@@ -550,6 +562,7 @@ void rpl_close(struct rpl *r)
 	rpl_ckstore_free(r->ck);
 	rpl_tix_free(r->tix);
 	cfw_free(r->cfw);
+	free(r->etm.v);
 	for (int i = 0; i < r->ncores; i++) {
 		if (r->bp[i] && !(r->mf.bp_shared && i))
 			bp_free(r->bp[i]);
@@ -882,6 +895,22 @@ static void tq_push(struct tqueue *q, const struct tstep *t)
 	q->v[q->n++] = *t;
 }
 
+/* Put t back in front of q: the next truth_core_next of its core gives it again. */
+static void tq_unget(struct tqueue *q, const struct tstep *t)
+{
+	if (q->head) {
+		q->v[--q->head] = *t;
+		return;
+	}
+	if (q->n == q->a) {
+		q->a = q->a ? 2 * q->a : 1024;
+		q->v = xrealloc(q->v, q->a * sizeof(*q->v));
+	}
+	memmove(q->v + 1, q->v, q->n * sizeof(*q->v));
+	q->v[0] = *t;
+	q->n++;
+}
+
 /*
  * The truth's next step of core (its instructions that retired and its
  * exception entries; faulted attempts are no steps of the walk): 1, 0 when
@@ -931,6 +960,24 @@ static int verify_cf(struct rpl *r, const struct cfw_step *cs)
 	struct tstep t;
 	uint64_t e;
 
+	if (cs->gap) {
+		/* a trace port's gap: the truth's steps up to where the trace finds the core again */
+		for (;;) {
+			s = truth_core_next(r, core, &t, NULL);
+			if (s < 0)
+				return r->failed = 1, -1;
+			if (!s)
+				return differ(r, core, "the trace finds core %d again at 0x%08x after a "
+					      "gap, the truth never gets there", core, cs->next_pc);
+			if (t.type == ST_TRUTH_INSN && t.pc == cs->next_pc)
+				break;
+			r->vs.in_gaps++;
+		}
+		r->vs.gaps++;
+		/* that step is the walk's next: give it back */
+		tq_unget(&r->tq[core], &t);
+		return 0;
+	}
 	s = truth_core_next(r, core, &t, NULL);
 	if (s < 0)
 		return r->failed = 1, -1;
@@ -983,6 +1030,29 @@ static int verify_cf_end(struct rpl *r)
 		s = truth_core_next(r, c, &t, &exit);
 		if (s < 0)
 			return r->failed = 1, -1;
+		/*
+		 * A trace port shows no instruction after its last waypoint: the
+		 * truth's may go on in straight-line code from the walk's PC
+		 * (anything, when the trace lost the core for good).
+		 */
+		if (r->mf.port.kind != ST_PORT_NONE) {
+			uint32_t pc = cfw_pc(r->cfw, c);
+			int first = 1;
+
+			/* after a last indirect branch the trace has no target for, anywhere */
+			while (s > 0 && (r->etm_st.lost_at_end[c] ||
+					 (t.type == ST_TRUTH_INSN &&
+					  (first == 1   ? t.pc == pc
+					   : first == 2 ? 1
+							: t.pc > pc && t.pc - pc <= 4)))) {
+				pc = t.pc;
+				first = first == 1 && r->etm_st.end_branch[c] ? 2 : 0;
+				r->vs.untraced++;
+				s = truth_core_next(r, c, &t, &exit);
+			}
+			if (s < 0)
+				return r->failed = 1, -1;
+		}
 		if (s)
 			return differ(r, c, "the replay ends, the truth goes on with core %d's %s "
 				      "0x%08x", c, t.type == ST_TRUTH_INSN ? "pc" : "exception",
@@ -1571,6 +1641,11 @@ uint64_t rpl_core_steps(const struct rpl *r, int core)
 int rpl_regs_known(const struct rpl *r)
 {
 	return !r->cfw;
+}
+
+const struct rpl_etm_stats *rpl_port_stats(const struct rpl *r)
+{
+	return r->mf.port.kind != ST_PORT_NONE ? &r->etm_st : NULL;
 }
 
 void rpl_verify_stats(const struct rpl *r, struct rpl_verify_stats *s)

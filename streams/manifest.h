@@ -36,6 +36,16 @@
  *   icnt = 2,2
  *   file = cf.bin
  *   bits = 123456               ; exact stream length (the file is padded)
+ *   [cf]                        ; a real trace port instead (docs/ETM.md):
+ *   encoding = etm4             ; etm4 | etm3 | mtb
+ *   file = cf.bin
+ *   bits = 8 x its bytes
+ *   [port]                      ; only then
+ *   framed = 1                  ; CoreSight formatter frames, a trace ID per core
+ *   sync_period = 4096          ; TRCSYNCPR / ETMSYNCFR, in bytes
+ *   v8m = 0                     ; OpenCSD's ETMv4 decoder told ARMv8-M
+ *   trace_ids = 0x10,0x11       ; one per core
+ *   core_bytes = 1234,567       ; not framed: each core's bytes, one after the other
  *   [lv]
  *   encoding = cfiat            ; nxlv | cfiat | mc2rt | cfiata | none
  *   timed = 1
@@ -73,6 +83,28 @@
 #define ST_MANIFEST_FORMAT "raptor-recording-1"
 #define ST_MANIFEST_NAME 64 /* bytes of a file name field, NUL included */
 
+/* A real trace port as the control-flow stream (docs/ETM.md). */
+enum st_port { ST_PORT_NONE, ST_PORT_ETM4, ST_PORT_ETM3, ST_PORT_MTB };
+struct st_port_cfg {
+	enum st_port kind;
+	int framed;	      /* one capture of CoreSight formatter frames */
+	unsigned sync_period; /* bytes, a power of 2, 256..2^20 */
+	int v8m;
+	uint8_t trace_id[ST_CF_MAX_CORES];
+	uint64_t bytes[ST_CF_MAX_CORES]; /* not framed: each core's part of the file */
+};
+/* "etm4", "etm3", "mtb" */
+const char *st_port_name(enum st_port p);
+/* 0 with *p, or -1 (no message) */
+int st_port_parse(const char *s, enum st_port *p) MUST_CHECK;
+
+/*
+ * "0x10,0x11,..." (comma-separated, decimal or 0x hex, each 0x01..0x6f, no
+ * ID twice, at most max) into ids[], their count into *n. 0, or -1 with an
+ * error quoting the bad item.
+ */
+int st_port_parse_ids(const char *s, uint8_t *ids, int max, int *n) MUST_CHECK;
+
 struct st_manifest {
 	int complete;			/* state = complete (1) / partial (0) */
 	char tool[ST_MANIFEST_NAME];
@@ -92,6 +124,7 @@ struct st_manifest {
 	int bp_shared;
 	char cf_file[ST_MANIFEST_NAME];
 	uint64_t cf_bits;
+	struct st_port_cfg port; /* kind != NONE: the cf stream is that port's trace */
 	/* [lv] */
 	int lv_on;
 	struct st_lv_format lv;		/* lv.ncores = ncores */

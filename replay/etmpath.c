@@ -1,0 +1,391 @@
+/* etmpath: a trace port's recording decoded into the walk's path (etmpath.h). */
+#include "replay/etmpath.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "board/board.h"
+#include "etm/cstf.h"
+#include "etm/ocsd.h"
+#include "etm/port.h"
+#include "etm/thumb.h"
+
+#define U(x) ((unsigned long long)(x))
+#define STACK 64 /* active exceptions' return addresses kept per core */
+
+struct tr;
+
+/* One core's decoding: where its trace has got to, and its messages. */
+struct core_tr {
+	struct tr *t;
+	int core;
+	uint64_t base;	   /* the core's first byte in the file (raw streams) */
+	uint64_t cnt;	   /* instructions since the core's previous message */
+	uint64_t lb;	   /* lower-bound cycles so far (the merge's key) */
+	int started;	   /* an instruction or exception seen */
+	int gap;	   /* the trace lost the core: the next element ends the gap */
+	int after_exc;	   /* the next instruction is the handler's first */
+	int ret_seen;	   /* an exception return element since the latest instruction */
+	int last_taken;	   /* the latest instruction was the last of its range, executed */
+	int last_kind;	   /* its etm_thumb_kind */
+	int end_branch;	   /* finish(): the path ends before a taken indirect branch */
+	uint32_t expect;   /* the next instruction if nothing branches */
+	uint32_t handler;  /* after_exc: the vector's handler */
+	uint32_t last_pc;  /* the latest instruction */
+	uint32_t stack[STACK];
+	int depth;
+	struct cfw_path msgs;
+	uint64_t *keys; /* lb at each message, for the merge */
+};
+
+struct tr {
+	const struct st_manifest *mf;
+	const char *file;
+	const struct etm_image *im;
+	int v3;
+	uint32_t vtor;
+	struct core_tr c[ST_CF_MAX_CORES];
+	struct rpl_etm_stats *st;
+};
+
+int rpl_etm3_ipsr(unsigned n)
+{
+	static const signed char map[24] = {
+	    [17] = 1, [10] = 2, [19] = 3, [13] = 4, [21] = 5, [9] = 6, [11] = 11,
+	    [12] = 12, [14] = 14, [15] = 15, [8] = 16,
+	    [1] = 17, [2] = 18, [3] = 19, [4] = 20, [5] = 21, [6] = 22, [7] = 23,
+	};
+
+	if (n >= 24 && n < 512)
+		return (int)n; /* IRQ 8 and up */
+	return n < 24 && map[n] ? map[n] : -1;
+}
+
+static int PRINTF_LIKE(3, 4) fail(const struct core_tr *c, uint64_t at, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return error("%s: core %d (trace ID 0x%02x), instruction %llu, byte %llu: %s", c->t->file,
+		     c->core, c->t->mf->port.trace_id[c->core], U(c->t->st->insns[c->core]), U(at),
+		     msg);
+}
+
+static void push(struct core_tr *c, enum cfw_pkind kind, uint64_t n, uint32_t ta, unsigned exc,
+		 uint64_t at)
+{
+	struct cfw_path *p = &c->msgs;
+
+	if (p->n == p->a) {
+		p->a = p->a ? 2 * p->a : 256;
+		p->v = xrealloc(p->v, p->a * sizeof(*p->v));
+		c->keys = xrealloc(c->keys, p->a * sizeof(*c->keys));
+	}
+	p->v[p->n] = (struct cfw_pmsg){.count = kind == CFW_P_BRANCH ? n : 0,
+				       .icnt = kind == CFW_P_BRANCH ? 0 : n,
+				       .at = at,
+				       .ta = ta,
+				       .exc = (uint16_t)exc,
+				       .core = (uint8_t)c->core,
+				       .kind = (uint8_t)kind};
+	c->keys[p->n++] = c->lb;
+	c->cnt = 0;
+}
+
+/* The trace finds the core again at pc after a gap (or at its start). */
+static void gap_to(struct core_tr *c, uint32_t pc, uint64_t at)
+{
+	push(c, CFW_P_GAP, c->cnt, pc, 0, at);
+	c->t->st->gaps[c->core]++;
+	c->gap = 0;
+	c->depth = 0; /* what was active is not known */
+	c->after_exc = 0;
+}
+
+static int on_insn(struct core_tr *c, uint32_t pc, const struct etm_ocsd_where *w, uint64_t at)
+{
+	const struct st_manifest *mf = c->t->mf;
+	uint16_t hw1, hw2;
+
+	if (etm_image_halfwords(c->t->im, pc, &hw1, &hw2))
+		return fail(c, at, "the trace executes 0x%08x, outside the program image", pc);
+	if (!c->started) {
+		c->started = 1;
+		if (pc != (mf->regs[c->core][ISA_R_PC] & ~1u))
+			gap_to(c, pc, at); /* the trace starts after reset */
+	} else if (c->gap) {
+		gap_to(c, pc, at);
+	} else if (c->after_exc) {
+		if (pc != c->handler)
+			return fail(c, at, "the trace enters the handler at 0x%08x, the vector "
+				    "table gives 0x%08x",
+				    pc, c->handler);
+	} else if (pc != c->expect) {
+		if (!c->cnt)
+			return fail(c, at, "the trace goes to 0x%08x before any instruction", pc);
+		push(c, CFW_P_BRANCH, c->cnt, pc, 0, at);
+		c->lb += mf->branch_penalty;
+		if (c->depth && c->stack[c->depth - 1] == pc)
+			c->depth--; /* the exception returned */
+	}
+	c->after_exc = 0;
+	c->ret_seen = 0;
+	c->cnt++;
+	c->lb++;
+	c->t->st->insns[c->core]++;
+	c->last_pc = pc;
+	c->last_kind = etm_thumb_class(hw1, hw2, NULL);
+	c->last_taken = w->last && w->last_taken;
+	c->expect = pc + etm_thumb_size(hw1);
+	return 0;
+}
+
+static int vector(const struct core_tr *c, unsigned exc, uint32_t *pc)
+{
+	uint16_t lo, hi;
+
+	/* VTOR at its reset value: the start of the code region (board.h) */
+	if (etm_image_halfwords(c->t->im, c->t->vtor + 4 * exc, &lo, &hi))
+		return -1;
+	*pc = ((uint32_t)hi << 16 | lo) & ~1u;
+	return 0;
+}
+
+static int on_exc(struct core_tr *c, unsigned n, const struct etm_ocsd_where *w, uint64_t at)
+{
+	const struct st_manifest *mf = c->t->mf;
+	int exc = c->t->v3 ? rpl_etm3_ipsr(n) : (int)n;
+	uint32_t handler, ret = c->expect, target;
+	uint16_t hw1, hw2;
+	int tail;
+
+	if (exc < 2 || exc > 511)
+		return fail(c, at, "exception number %u %s", n,
+			    c->t->v3 ? "has no v7-M meaning in ETMv3" : "is not an exception");
+	if (vector(c, (unsigned)exc, &handler))
+		return fail(c, at, "the vector of exception %d at 0x%08x is not in the program "
+			    "image", exc, c->t->vtor + 4 * exc);
+	if (!c->started) {
+		c->started = 1;
+		c->gap = 1; /* the trace starts inside the run */
+	}
+	if (c->gap) {
+		if (!w->ret_valid)
+			return 0; /* the entry is inside the gap: the handler ends it */
+		gap_to(c, w->ret, at);
+		c->expect = w->ret;
+		c->cnt = 0;
+	}
+	/* where the core would have gone: the return address */
+	if (w->ret_valid)
+		ret = w->ret;
+	else if (c->cnt && c->last_taken && c->last_kind == ETM_THUMB_DIRECT &&
+		 !etm_image_halfwords(c->t->im, c->last_pc, &hw1, &hw2) &&
+		 !etm_thumb_target(c->last_pc, hw1, hw2, &target))
+		ret = target;
+	/*
+	 * A tail-chain: at once after an exception return (a taken indirect
+	 * branch in a handler with no exception return element of its own)
+	 * to where the exception being left would have returned.
+	 */
+	tail = c->depth && !c->ret_seen && c->cnt && c->last_taken &&
+	       c->last_kind == ETM_THUMB_INDIRECT &&
+	       (!w->ret_valid || w->ret == c->stack[c->depth - 1]);
+	if (tail) {
+		push(c, CFW_P_TAIL, c->cnt, 0, (unsigned)exc, at);
+		c->lb += mf->branch_penalty;
+	} else {
+		if (c->cnt && ret != c->expect) {
+			push(c, CFW_P_BRANCH, c->cnt, ret, 0, at);
+			c->lb += mf->branch_penalty;
+			if (c->depth && c->stack[c->depth - 1] == ret)
+				c->depth--;
+		}
+		push(c, CFW_P_EXC, c->cnt, 0, (unsigned)exc, at);
+		c->lb += mf->exc_penalty;
+		if (c->depth == STACK)
+			memmove(c->stack, c->stack + 1, (STACK - 1) * sizeof(c->stack[0]));
+		else
+			c->depth++;
+		c->stack[c->depth - 1] = ret;
+	}
+	c->t->st->exceptions[c->core]++;
+	c->after_exc = 1;
+	c->handler = handler;
+	c->expect = handler;
+	c->ret_seen = 0;
+	c->last_taken = 0;
+	return 0;
+}
+
+static int on_elem(void *ctx, uint64_t v)
+{
+	struct core_tr *c = ctx;
+	struct etm_ocsd_where w;
+	uint64_t at;
+
+	etm_ocsd_where(&w);
+	at = c->base + w.index;
+	if (v & ETM_OCSD_GAP) {
+		if (c->started)
+			c->gap = 1;
+		return 0;
+	}
+	if (v & ETM_OCSD_RET) {
+		c->ret_seen = 1;
+		return 0;
+	}
+	if (v & ETM_OCSD_EXC)
+		return on_exc(c, (unsigned)(v & 0x3ff), &w, at);
+	return on_insn(c, (uint32_t)v, &w, at);
+}
+
+/*
+ * The end of a core's trace: its last instruction may be a taken branch
+ * (the trace has its atom, no instruction after it): a direct one goes
+ * where its encoding says; an indirect one's target is not known, and the
+ * path stops before it.
+ */
+static void finish(struct core_tr *c)
+{
+	uint16_t hw1, hw2;
+	uint32_t target;
+
+	if (c->gap || !c->cnt || !c->last_taken)
+		return;
+	if (c->last_kind == ETM_THUMB_DIRECT &&
+	    !etm_image_halfwords(c->t->im, c->last_pc, &hw1, &hw2) &&
+	    !etm_thumb_target(c->last_pc, hw1, hw2, &target)) {
+		push(c, CFW_P_BRANCH, c->cnt, target, 0, 0);
+	} else if (c->last_kind == ETM_THUMB_INDIRECT) {
+		c->cnt--;
+		c->t->st->insns[c->core]--;
+		c->end_branch = 1;
+	}
+}
+
+/* Every core's messages into out, by lower-bound cycle (ties to the lower core), ends last. */
+static void merge(struct tr *t, struct cfw_path *out)
+{
+	size_t at[ST_CF_MAX_CORES] = {0}, total = 0;
+	int n = t->mf->ncores;
+
+	for (int c = 0; c < n; c++)
+		total += t->c[c].msgs.n;
+	out->v = xmalloc((total + n) * sizeof(*out->v));
+	out->n = 0;
+	out->a = total + n;
+	for (;;) {
+		int best = -1;
+
+		for (int c = 0; c < n; c++)
+			if (at[c] < t->c[c].msgs.n &&
+			    (best < 0 || t->c[c].keys[at[c]] < t->c[best].keys[at[best]]))
+				best = c;
+		if (best < 0)
+			break;
+		out->v[out->n++] = t->c[best].msgs.v[at[best]++];
+	}
+	for (int c = 0; c < n; c++) {
+		t->st->lost_at_end[c] = t->c[c].gap;
+		t->st->end_branch[c] = t->c[c].end_branch;
+		out->v[out->n++] = (struct cfw_pmsg){
+		    .icnt = t->c[c].cnt, .at = 0, .core = (uint8_t)c, .kind = CFW_P_END};
+	}
+}
+
+/* A framed capture: no data for a trace ID no core has. */
+static int check_ids(struct tr *t, const uint8_t *data, size_t len)
+{
+	uint64_t bytes[128], first[128];
+
+	if (cstf_scan(data, len, bytes, first))
+		return error("%s: the capture is not CoreSight formatter frames", t->file);
+	for (int id = 1; id < 128; id++) {
+		int known = 0;
+
+		for (int c = 0; c < t->mf->ncores; c++)
+			known |= t->mf->port.trace_id[c] == id;
+		if (bytes[id] && !known)
+			return error("%s: byte %llu: the frames carry %llu bytes of trace ID 0x%02x, "
+				     "which no core has (the configuration's trace IDs are those of "
+				     "cores 0 to %d)",
+				     t->file, U(first[id]), U(bytes[id]), id, t->mf->ncores - 1);
+	}
+	return 0;
+}
+
+int rpl_etm_path(const struct st_manifest *mf, const char *elf_path, const uint8_t *data,
+		 size_t len, const char *file, struct cfw_path *out, struct rpl_etm_stats *st)
+{
+	static struct tr t; /* one decode at a time (OpenCSD's logger is process-wide) */
+	struct etm_ocsd_src src[ST_CF_MAX_CORES];
+	struct etm_image im;
+	uint64_t base = 0;
+	int ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	memset(st, 0, sizeof(*st));
+	if (mf->port.kind != ST_PORT_ETM4 && mf->port.kind != ST_PORT_ETM3)
+		return error("%s: a %s trace cannot be replayed yet (ETMv4 and ETMv3 can: docs/ETM.md)",
+			     file, st_port_name(mf->port.kind));
+	if (etm_image_load(&im, elf_path))
+		return -1;
+	memset(&t, 0, sizeof(t));
+	t.mf = mf;
+	t.file = file;
+	t.im = &im;
+	t.v3 = mf->port.kind == ST_PORT_ETM3;
+	t.vtor = board_mem_of(mf->model).rom_base;
+	t.st = st;
+	for (int c = 0; c < mf->ncores; c++) {
+		t.c[c] = (struct core_tr){.t = &t, .core = c};
+		src[c] = (struct etm_ocsd_src){.v3 = t.v3, .ctx = &t.c[c]};
+		src[c].c4 = (struct etm4_cfg){mf->port.trace_id[c], mf->port.sync_period, mf->port.v8m};
+		src[c].c3 = (struct etm3_cfg){mf->port.trace_id[c], mf->port.sync_period};
+	}
+	if (mf->port.framed) {
+		if (check_ids(&t, data, len))
+			goto out;
+		if (etm_ocsd_decode_src(src, mf->ncores, 1, ETM_OCSD_MARKS, &im.mem, data, len,
+					on_elem)) {
+			error("%s: the capture of %d cores' frames cannot be decoded (above)", file,
+			      mf->ncores);
+			goto out;
+		}
+	} else {
+		for (int c = 0; c < mf->ncores; c++) {
+			t.c[c].base = base;
+			if (mf->port.bytes[c] > len - base) {
+				error("%s: core %d's %llu bytes from byte %llu are past the end of the "
+				      "file (%zu bytes)", file, c, U(mf->port.bytes[c]), U(base), len);
+				goto out;
+			}
+			if (mf->port.bytes[c] &&
+			    etm_ocsd_decode_src(&src[c], 1, 0, ETM_OCSD_MARKS, &im.mem, data + base,
+						mf->port.bytes[c], on_elem)) {
+				error("%s: core %d (trace ID 0x%02x): its trace, bytes %llu to %llu, "
+				      "cannot be decoded (above)", file, c, mf->port.trace_id[c],
+				      U(base), U(base + mf->port.bytes[c]));
+				goto out;
+			}
+			base += mf->port.bytes[c];
+		}
+	}
+	for (int c = 0; c < mf->ncores; c++)
+		finish(&t.c[c]);
+	merge(&t, out);
+	ret = 0;
+out:
+	for (int c = 0; c < mf->ncores; c++) {
+		free(t.c[c].msgs.v);
+		free(t.c[c].keys);
+	}
+	etm_image_release(&im);
+	return ret;
+}

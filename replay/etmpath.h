@@ -1,0 +1,67 @@
+/*
+ * etmpath: a real trace port's recording (manifest [port]: ETMv4 or
+ * ETMv3.5, raw per core or in CoreSight formatter frames) decoded by
+ * OpenCSD (etm/ocsd.h) into the decoded path the control-flow-only walk
+ * follows (replay/cfwalk.h, struct cfw_path), so that everything built on
+ * that walk (replay, --verify, stat, serve, reverse execution) takes such
+ * recordings as it takes a cf-only one. docs/ETM.md "Replaying a trace
+ * port" gives the design; in short:
+ *
+ *   - OpenCSD's instruction ranges, expanded into instruction addresses,
+ *     give each core's PC sequence; a change of the PC that is not to the
+ *     next instruction becomes a CFW_P_BRANCH at the instruction before it
+ *     (the walk checks that it is a branch, and a direct one's target);
+ *   - OpenCSD's exception elements become CFW_P_EXC, or CFW_P_TAIL when
+ *     the exception follows an exception return at once (no exception
+ *     return element between, the return address that of the exception
+ *     being left); the handler the trace shows must be the vector's;
+ *   - a loss of sync, an overflow or any restart of a core's trace after
+ *     it was traced (OpenCSD resynchronises at the next sync packet)
+ *     becomes CFW_P_GAP to where the trace finds the core again: the
+ *     instructions in between are not invented; so does a trace that does
+ *     not start at the core's reset PC (a capture from hardware);
+ *   - the cores' messages are merged by the lower bound of their cycle
+ *     counts (the walk's own estimate), so that the walk's global order is
+ *     the estimated one.
+ *
+ * The MTB is not replayed yet (its decoder gives no exception entries).
+ */
+#ifndef RAPTOR_ETMPATH_H
+#define RAPTOR_ETMPATH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "replay/cfwalk.h"
+#include "streams/manifest.h"
+#include "util/util.h"
+
+struct rpl_etm_stats {
+	uint64_t insns[ST_CF_MAX_CORES]; /* instructions the trace shows */
+	uint64_t gaps[ST_CF_MAX_CORES];	 /* CFW_P_GAP messages, the start's included */
+	uint64_t exceptions[ST_CF_MAX_CORES];
+	uint8_t lost_at_end[ST_CF_MAX_CORES]; /* the trace lost the core and never found it */
+	/*
+	 * the core's last traced instruction is a taken indirect branch whose
+	 * target the trace does not give (no instruction after it is traced):
+	 * the path ends before it
+	 */
+	uint8_t end_branch[ST_CF_MAX_CORES];
+};
+
+/*
+ * Decode data[0..len), the trace file `file` of the recording described by
+ * mf (port.kind ETM4 or ETM3), over the program at elf_path, into *out
+ * (its v allocated; free(out->v)). 0, or -1 with an error naming the file,
+ * the core, its instruction count and the byte offset (an image that does
+ * not explain the trace, a trace ID no core has, a handler that is not the
+ * vector's, OpenCSD's own errors).
+ */
+int rpl_etm_path(const struct st_manifest *mf, const char *elf_path, const uint8_t *data,
+		 size_t len, const char *file, struct cfw_path *out,
+		 struct rpl_etm_stats *st) MUST_CHECK;
+
+/* The IPSR number of an ETMv3 (v7-M encoding) exception number, or -1. */
+int rpl_etm3_ipsr(unsigned etm3_number);
+
+#endif
