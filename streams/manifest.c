@@ -1090,3 +1090,116 @@ out:
 	free(tmp);
 	return ret;
 }
+
+/* ---- raptor import's configuration ---------------------------------------------------- */
+
+int st_import_cfg_read(const char *path, struct st_import_cfg *out)
+{
+	static const char *const keys[] = {"format", "cores", "framed", "trace_ids",
+					   "sync_period", "arch", "cpu", "core_bytes"};
+	struct mf_reader rd = {path, NULL};
+	struct st_import_cfg c;
+	const char *v;
+	uint64_t n;
+	int ids = 0, ret = -1;
+
+	rd.d = load(path, path);
+	if (!rd.d)
+		return -1;
+	memset(&c, 0, sizeof(c));
+	c.arch = -1;
+	c.port.sync_period = 4096;
+	for (ssize_t i = 0; i < rd.d->size; i++) {
+		const char *full = rd.d->key[i];
+		size_t k;
+
+		if (!full)
+			continue;
+		if (strncmp(full, "trace", 5) || (full[5] && full[5] != ':')) {
+			error("%s: [%.*s]: unknown section (the configuration has [trace] only)", path,
+			      (int)strcspn(full, ":"), full);
+			goto out;
+		}
+		if (!full[5])
+			continue;
+		for (k = 0; k < ARRAY_SIZE(keys) && strcmp(full + 6, keys[k]); k++)
+			;
+		if (k == ARRAY_SIZE(keys)) {
+			bad(&rd, "trace", full + 6, rd.d->val[i] ? rd.d->val[i] : "", "unknown key");
+			goto out;
+		}
+	}
+	if (!(v = get(&rd, "trace", "format")))
+		goto out;
+	if (st_port_parse(v, &c.port.kind) || c.port.kind == ST_PORT_MTB) {
+		bad(&rd, "trace", "format", v, "not etm4 or etm3 (an MTB capture cannot be imported yet)");
+		goto out;
+	}
+	if (!(v = get(&rd, "trace", "cores")) ||
+	    parse_number(&rd, "trace", "cores", v, 1, ST_CF_MAX_CORES, &n))
+		goto out;
+	c.ncores = (int)n;
+	if (!(v = get(&rd, "trace", "framed")))
+		goto out;
+	if (strcmp(v, "0") && strcmp(v, "1")) {
+		bad(&rd, "trace", "framed", v, "not 0 or 1");
+		goto out;
+	}
+	c.port.framed = v[0] == '1';
+	if (!(v = get(&rd, "trace", "trace_ids")))
+		goto out;
+	error_quiet(1);
+	n = st_port_parse_ids(v, c.port.trace_id, ST_CF_MAX_CORES, &ids);
+	error_quiet(-1);
+	if (n) {
+		bad(&rd, "trace", "trace_ids", v, "%s", error_last());
+		goto out;
+	}
+	if (ids != c.ncores) {
+		bad(&rd, "trace", "trace_ids", v, "%d IDs for %d cores", ids, c.ncores);
+		goto out;
+	}
+	if ((v = iniparser_getstring(rd.d, "trace:sync_period", NULL))) {
+		if (parse_number(&rd, "trace", "sync_period", v, 256, 1u << 20, &n))
+			goto out;
+		if (n & (n - 1)) {
+			bad(&rd, "trace", "sync_period", v, "not a power of 2");
+			goto out;
+		}
+		c.port.sync_period = (unsigned)n;
+	}
+	if ((v = iniparser_getstring(rd.d, "trace:arch", NULL))) {
+		if (strcmp(v, "v7m") && strcmp(v, "v8m")) {
+			bad(&rd, "trace", "arch", v, "not v7m or v8m");
+			goto out;
+		}
+		c.arch = !strcmp(v, "v8m");
+	}
+	if ((v = iniparser_getstring(rd.d, "trace:cpu", NULL)))
+		snprintf(c.cpu, sizeof(c.cpu), "%s", v);
+	if ((v = iniparser_getstring(rd.d, "trace:core_bytes", NULL))) {
+		struct st_manifest m;
+		struct mf_key k = {"core_bytes", MF_BYTES, 0};
+
+		if (c.port.framed) {
+			bad(&rd, "trace", "core_bytes", v, "a framed capture says which bytes are "
+			    "whose itself");
+			goto out;
+		}
+		memset(&m, 0, sizeof(m));
+		m.ncores = c.ncores;
+		if (parse_value(&rd, "trace", &k, -1, v, &m))
+			goto out;
+		memcpy(c.port.bytes, m.port.bytes, sizeof(c.port.bytes));
+		c.have_bytes = 1;
+	} else if (!c.port.framed && c.ncores > 1) {
+		error("%s: [trace] core_bytes is missing: %d cores' raw streams in one file need "
+		      "each core's length", path, c.ncores);
+		goto out;
+	}
+	*out = c;
+	ret = 0;
+out:
+	iniparser_freedict(rd.d);
+	return ret;
+}

@@ -151,4 +151,30 @@ int st_manifest_write(const struct st_manifest *m, const char *path) MUST_CHECK;
 /* Read and check path into *m: 0, or -1 with an error (see the top). */
 int st_manifest_read(const char *path, struct st_manifest *m) MUST_CHECK;
 
+/*
+ * The configuration of a capture for `raptor import` (docs/FORMAT.md
+ * "Import configuration"), an INI file read with the manifest's reader:
+ *
+ *   [trace]
+ *   format = etm4        ; etm4 | etm3
+ *   cores = 2            ; 1..8
+ *   framed = 1           ; 0: raw streams, one per core, one after the other
+ *   trace_ids = 0x10,0x11
+ *   sync_period = 4096   ; optional (default 4096)
+ *   arch = v7m           ; optional: v7m | v8m (default from the core model)
+ *   cpu = m3             ; optional: the core model (default from the ELF)
+ *   core_bytes = 10,20   ; raw streams of several cores: each core's bytes
+ *
+ * Strict: an unknown section or key, a missing one, a bad value is an
+ * error naming the file, the key and the value.
+ */
+struct st_import_cfg {
+	struct st_port_cfg port; /* kind, framed, sync_period, trace_id, bytes */
+	int ncores;
+	int arch;     /* -1: not given; 0 v7m, 1 v8m */
+	char cpu[16]; /* "": not given */
+	int have_bytes;
+};
+int st_import_cfg_read(const char *path, struct st_import_cfg *out) MUST_CHECK;
+
 #endif
