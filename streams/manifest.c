@@ -736,7 +736,7 @@ static int parse_value(const struct mf_reader *rd, const char *sec, const struct
 	case MF_BYTES: {
 		char item[32];
 		const char *p = val;
-		int c = 0;
+		int c = 0, r;
 
 		for (; c < m->ncores; c++) {
 			size_t n = strcspn(p, ",");
@@ -744,9 +744,14 @@ static int parse_value(const struct mf_reader *rd, const char *sec, const struct
 			if (n >= sizeof(item) || (!n && !*p))
 				break;
 			snprintf(item, sizeof(item), "%.*s", (int)n, p);
-			if (parse_number(rd, sec, key, item, k->kind == MF_IDS ? 1 : 0,
-					 k->kind == MF_IDS ? 0x6f : UINT64_MAX, &v))
-				return -1;
+			error_quiet(1);
+			r = parse_number(rd, sec, key, item, k->kind == MF_IDS ? 1 : 0,
+					 k->kind == MF_IDS ? 0x6f : UINT64_MAX, &v);
+			error_quiet(-1);
+			if (r)
+				return bad(rd, sec, key, val, "core %d's '%s' is not %s", c, item,
+					   k->kind == MF_IDS ? "a trace ID from 0x01 to 0x6f"
+							     : "a byte count");
 			if (k->kind == MF_IDS)
 				m->port.trace_id[c] = (uint8_t)v;
 			else
