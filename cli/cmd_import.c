@@ -115,7 +115,11 @@ static int write_rec(const char *dir, const char *elf, const char *capture,
 	if (!b || board_load(b, elf))
 		goto out;
 	st_manifest_init(&m);
-	m.complete = 1;
+	/*
+	 * partial: a capture is a window of the run (an ETB keeps what fits),
+	 * whether the program exited after it is not known
+	 */
+	m.complete = 0;
 	snprintf(m.tool, sizeof(m.tool), "raptor %s import", RAPTOR_VERSION);
 	snprintf(m.elf, sizeof(m.elf), "program.elf");
 	memcpy(m.sha256, board_elf(b)->sha256_hex, sizeof(m.sha256));

@@ -389,3 +389,59 @@ out:
 	etm_image_release(&im);
 	return ret;
 }
+
+int rpl_etm_gap_sig(const struct cfw_path *path, int core, uint64_t nth,
+		    struct rpl_gap_sig *sig)
+{
+	uint64_t seen = 0, pos;
+	size_t i;
+
+	for (i = 0; i < path->n; i++)
+		if (path->v[i].core == core && path->v[i].kind == CFW_P_GAP && seen++ == nth)
+			break;
+	if (i == path->n)
+		return -1;
+	sig->pc = path->v[i].ta;
+	sig->n = 0;
+	sig->c = xmalloc(RPL_GAP_SIG * sizeof(*sig->c));
+	/* step 0, the instruction at the target, is the first the next message counts */
+	pos = 0;
+	for (i++; i < path->n && sig->n < RPL_GAP_SIG; i++) {
+		const struct cfw_pmsg *m = &path->v[i];
+
+		if (m->core != core)
+			continue;
+		if (m->kind == CFW_P_GAP || m->kind == CFW_P_END)
+			break;
+		switch (m->kind) {
+		case CFW_P_BRANCH: {
+			size_t k = i + 1;
+
+			pos += m->count;
+			while (k < path->n && path->v[k].core != core)
+				k++;
+			/* an exception before the target's first instruction: that step is the entry */
+			if (k < path->n && path->v[k].kind == CFW_P_EXC && !path->v[k].icnt)
+				break;
+			sig->c[sig->n].at = pos;
+			sig->c[sig->n].pc = m->ta;
+			sig->c[sig->n++].kind = 0;
+			break;
+		}
+		case CFW_P_EXC:
+			pos += m->icnt;
+			sig->c[sig->n].at = pos;
+			sig->c[sig->n].pc = m->exc;
+			sig->c[sig->n++].kind = 1;
+			pos++;
+			break;
+		case CFW_P_TAIL:
+			pos += m->icnt;
+			sig->c[sig->n].at = pos - 1;
+			sig->c[sig->n].pc = 0;
+			sig->c[sig->n++].kind = 2;
+			break;
+		}
+	}
+	return 0;
+}

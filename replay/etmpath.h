@@ -61,6 +61,30 @@ int rpl_etm_path(const struct st_manifest *mf, const char *elf_path, const uint8
 		 size_t len, const char *file, struct cfw_path *out,
 		 struct rpl_etm_stats *st) MUST_CHECK;
 
+/*
+ * What the path says a core does after its nth gap (n from 0), for
+ * aligning a ground truth there (replay --verify): the PC the trace finds
+ * the core at, and a constraint per message of the core after it, up to
+ * RPL_GAP_SIG of them or its next gap or end (step 0 is the instruction
+ * at pc; steps are instructions and exception entries): step `at` is an
+ * instruction at `pc` (kind 0), an entry into exception `pc` (kind 1), or
+ * a tail-chaining instruction (kind 2). Enough of them to reach past a
+ * loop the core was in when the trace found it, whose iterations look
+ * alike. 0 (c allocated: free it), or -1 when the path has no such gap.
+ */
+#define RPL_GAP_SIG 4096
+struct rpl_gap_sig {
+	uint32_t pc;
+	int n;
+	struct rpl_gap_con {
+		uint64_t at;
+		uint32_t pc;
+		int kind;
+	} *c;
+};
+int rpl_etm_gap_sig(const struct cfw_path *path, int core, uint64_t nth,
+		    struct rpl_gap_sig *sig) MUST_CHECK;
+
 /* The IPSR number of an ETMv3 (v7-M encoding) exception number, or -1. */
 int rpl_etm3_ipsr(unsigned etm3_number);
 

@@ -948,6 +948,86 @@ static int truth_core_next(struct rpl *r, int core, struct tstep *t, int *exit)
 	}
 }
 
+/* Does the truth's step t fit constraint k of sig (etmpath.h)? */
+static int gap_fits(const struct rpl_gap_sig *sig, int k, const struct tstep *t)
+{
+	switch (sig->c[k].kind) {
+	case 0: return t->type == ST_TRUTH_INSN && t->pc == sig->c[k].pc;
+	case 1: return t->type == ST_TRUTH_EXC && t->exc == sig->c[k].pc;
+	default: return t->type == ST_TRUTH_INSN && (t->flags & ST_TRUTH_TAIL);
+	}
+}
+
+/*
+ * A trace port's gap of core: the trace finds the core again at pc. The
+ * truth's steps up to there are not compared; where "there" is, is the
+ * first step at pc after which the truth fits what the path says next
+ * (rpl_etm_gap_sig: up to RPL_GAP_SIG branches and exceptions), so that a
+ * gap that ends inside a loop is aligned with the right iteration. The
+ * truth's steps read ahead are given back for the walk's next steps.
+ */
+static int verify_gap(struct rpl *r, int core, uint32_t pc)
+{
+	struct rpl_gap_sig sig;
+	struct tstep *buf = NULL;
+	size_t n = 0, a = 0, j = 0;
+	uint64_t span;
+	int s = 1, found = 0;
+
+	if (rpl_etm_gap_sig(&r->etm, core, r->gaps_seen[core]++, &sig))
+		return differ(r, core, "the walk has a gap the decoded path does not (a bug)");
+	span = sig.n ? sig.c[sig.n - 1].at + 1 : 1;
+	for (;; j++) {
+		/* the steps from candidate j on, as far as the signature reaches */
+		while (s > 0 && n < j + span) {
+			if (n == a) {
+				a = a ? 2 * a : 1024;
+				buf = xrealloc(buf, a * sizeof(*buf));
+			}
+			s = truth_core_next(r, core, &buf[n], NULL);
+			if (s > 0)
+				n++;
+		}
+		if (s < 0) {
+			free(buf);
+			free(sig.c);
+			return r->failed = 1, -1;
+		}
+		if (j >= n)
+			break;
+		if (buf[j].type == ST_TRUTH_INSN && buf[j].pc == pc) {
+			int k = 0;
+
+			while (k < sig.n && j + sig.c[k].at < n && gap_fits(&sig, k, &buf[j + sig.c[k].at]))
+				k++;
+			if (k == sig.n) {
+				found = 1;
+				break;
+			}
+		}
+		if (j >= 65536) {
+			/* drop what no candidate needs any more */
+			memmove(buf, buf + j, (n - j) * sizeof(*buf));
+			n -= j;
+			r->vs.in_gaps += j;
+			j = 0;
+		}
+	}
+	free(sig.c);
+	if (!found) {
+		free(buf);
+		return differ(r, core, "the trace finds core %d again at 0x%08x after a gap, and no "
+			      "later step of the truth there goes on as the trace does", core, pc);
+	}
+	r->vs.in_gaps += j;
+	r->vs.gaps++;
+	/* the steps from the aligned one on are the walk's next: give them back */
+	while (n > j)
+		tq_unget(&r->tq[core], &buf[--n]);
+	free(buf);
+	return 0;
+}
+
 /*
  * One step of the walk against the truth: the core's next step there must
  * be the same instruction (PC, and whether it tail-chained) or exception
@@ -960,24 +1040,8 @@ static int verify_cf(struct rpl *r, const struct cfw_step *cs)
 	struct tstep t;
 	uint64_t e;
 
-	if (cs->gap) {
-		/* a trace port's gap: the truth's steps up to where the trace finds the core again */
-		for (;;) {
-			s = truth_core_next(r, core, &t, NULL);
-			if (s < 0)
-				return r->failed = 1, -1;
-			if (!s)
-				return differ(r, core, "the trace finds core %d again at 0x%08x after a "
-					      "gap, the truth never gets there", core, cs->next_pc);
-			if (t.type == ST_TRUTH_INSN && t.pc == cs->next_pc)
-				break;
-			r->vs.in_gaps++;
-		}
-		r->vs.gaps++;
-		/* that step is the walk's next: give it back */
-		tq_unget(&r->tq[core], &t);
-		return 0;
-	}
+	if (cs->gap)
+		return verify_gap(r, core, cs->next_pc);
 	s = truth_core_next(r, core, &t, NULL);
 	if (s < 0)
 		return r->failed = 1, -1;

@@ -182,6 +182,7 @@ struct rpl {
 	/* a trace port's recording: the path the walk follows (etmpath.h) */
 	struct cfw_path etm;
 	struct rpl_etm_stats etm_st;
+	uint64_t gaps_seen[MAX_CORES]; /* verify: each core's gaps met so far */
 	struct tqueue tq[MAX_CORES];
 	struct rpl_verify_stats vs;
 	uint64_t cycle_error_sum;

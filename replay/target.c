@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "replay/bgindex.h"
+#include "replay/etmpath.h"
 #include "isa/model.h"
 #include "util/util.h"
 
@@ -439,11 +440,30 @@ static int mon_info(struct rpl_target *s, const char *arg, out_fn *out, void *ct
 	     isa_model_info(m->model)->title);
 	outf(out, ctx, "%d cores (GDB threads 1..%d), timing seed %" PRIu64 ", jitter %u\n",
 	     m->ncores, m->ncores, m->seed, m->jitter);
-	outf(out, ctx, "control flow: %s%s, %zu bits, predictors %s %u/%u/%u%s\n", enc_name(m, 0),
-	     m->cf_on && !m->cf.timed ? " (functional)" : "", (size_t)m->cf_bits,
-	     m->bp_shared ? "shared" : "per core", m->bp.gshare, m->bp.ras, m->bp.ibtb,
-	     m->bp.dir == BP_DIR_TAGE ? " (gshare/RAS/iBTB entries; a TAGE in the gshare's bits)"
-				      : " (gshare/RAS/iBTB entries)");
+	if (m->port.kind != ST_PORT_NONE) {
+		const struct rpl_etm_stats *ps = rpl_port_stats(s->r);
+
+		outf(out, ctx, "control flow: a trace port, %s, %zu bytes%s, decoded by OpenCSD; "
+		     "sync period %u, trace IDs", m->port.kind == ST_PORT_ETM4 ? "ETMv4"
+		     : m->port.kind == ST_PORT_ETM3 ? "ETMv3.5" : "MTB", (size_t)(m->cf_bits / 8),
+		     m->port.framed ? " of CoreSight formatter frames" : " (raw streams)",
+		     m->port.sync_period);
+		for (int c = 0; c < m->ncores; c++)
+			outf(out, ctx, "%s0x%02x", c ? "," : " ", m->port.trace_id[c]);
+		outf(out, ctx, "\n");
+		for (int c = 0; ps && c < m->ncores; c++)
+			outf(out, ctx, "  core%d: %" PRIu64 " instructions traced, %" PRIu64
+			     " exceptions, %" PRIu64 " gaps (lost sync, overflow, a late start: "
+			     "what ran in them is unknown)%s\n", c, ps->insns[c], ps->exceptions[c],
+			     ps->gaps[c], ps->lost_at_end[c] ? ", lost at the end" : "");
+	} else
+		outf(out, ctx, "control flow: %s%s, %zu bits, predictors %s %u/%u/%u%s\n",
+		     enc_name(m, 0), m->cf_on && !m->cf.timed ? " (functional)" : "",
+		     (size_t)m->cf_bits, m->bp_shared ? "shared" : "per core", m->bp.gshare,
+		     m->bp.ras, m->bp.ibtb,
+		     m->bp.dir == BP_DIR_TAGE
+			 ? " (gshare/RAS/iBTB entries; a TAGE in the gshare's bits)"
+			 : " (gshare/RAS/iBTB entries)");
 	if (m->lv_on)
 		outf(out, ctx,
 		     "load values: %s, %zu bits, %s cache %u bytes, %u-way, %u-byte "
