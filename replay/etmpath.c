@@ -71,6 +71,9 @@ static int PRINTF_LIKE(3, 4) fail(const struct core_tr *c, uint64_t at, const ch
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	if (c->t->mf->port.kind == ST_PORT_MTB)
+		return error("%s: core %d (its MTB buffer), instruction %llu, byte %llu: %s",
+			     c->t->file, c->core, U(c->t->st->insns[c->core]), U(at), msg);
 	return error("%s: core %d (trace ID 0x%02x), instruction %llu, byte %llu: %s", c->t->file,
 		     c->core, c->t->mf->port.trace_id[c->core], U(c->t->st->insns[c->core]), U(at),
 		     msg);
@@ -299,6 +302,162 @@ static void merge(struct tr *t, struct cfw_path *out)
 	}
 }
 
+/* ---- the MTB ------------------------------------------------------------------------ */
+
+#define MTB_MAX_RUN (1u << 24) /* instructions walked between two packets at most */
+#define IS_EXC_RETURN(a) ((a) >= 0xffffff00u)
+
+static uint32_t get32(const uint8_t *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* The lowest exception number whose vector is handler (several may share one), or -1. */
+static int exception_of(const struct core_tr *c, uint32_t handler)
+{
+	uint32_t h;
+
+	for (unsigned e = 2; e < 512; e++) {
+		if (vector(c, e, &h))
+			return -1; /* past the image: the table ended */
+		if (h == handler)
+			return (int)e;
+	}
+	return -1;
+}
+
+/*
+ * The instructions from `from` to `to` (to included when incl), walked in
+ * the image: their count, or -1 with an error when there is no straight
+ * path (the packets do not fit the program).
+ */
+static int64_t straight(struct core_tr *c, uint32_t from, uint32_t to, int incl, uint64_t at)
+{
+	uint32_t pc = from;
+	uint16_t hw1, hw2;
+
+	for (int64_t n = 0; n < MTB_MAX_RUN; n++) {
+		if (pc == to && !incl)
+			return n;
+		if (etm_image_halfwords(c->t->im, pc, &hw1, &hw2))
+			return fail(c, at, "no straight path from 0x%08x to the packet's 0x%08x: the "
+				    "walk leaves the program image at 0x%08x", from, to, pc);
+		if (pc == to)
+			return n + 1;
+		pc += etm_thumb_size(hw1);
+	}
+	return fail(c, at, "no straight path from 0x%08x to the packet's 0x%08x in %u "
+		    "instructions", from, to, MTB_MAX_RUN);
+}
+
+/* n instructions passed (they count towards the core's next message) */
+static void passed(struct core_tr *c, int64_t n)
+{
+	c->cnt += (uint64_t)n;
+	c->lb += (uint64_t)n;
+	c->t->st->insns[c->core] += (uint64_t)n;
+}
+
+/*
+ * One core's MTB buffer (mtb.h), oldest packet first: a taken branch
+ * (A = 0) is a branch message; an exception entry (A = 1) an exception,
+ * its number the lowest whose vector is the destination (the MTB does not
+ * say which; the walk enters the same handler); an exception return (A = 0
+ * to an EXC_RETURN value, then A = 1 from it) a branch back to where the
+ * exception came from, or a tail-chain when it goes to a handler instead;
+ * a packet with S = 1 after the first, a restart: a gap. From reset to the
+ * first packet the core ran straight on (it took no branch, or the buffer
+ * would say so).
+ */
+static int mtb_core(struct core_tr *c, const uint8_t *data, size_t len)
+{
+	const struct st_manifest *mf = c->t->mf;
+	uint32_t cur = mf->regs[c->core][ISA_R_PC] & ~1u, ret_src = 0;
+	int64_t n, ret_n = 0;
+	int ret_pending = 0, exc;
+
+	if (len % 8)
+		return fail(c, c->base + len - len % 8, "%zu bytes is no whole number of 8-byte MTB "
+			    "packets", len);
+	c->started = 1;
+	for (size_t k = 0; k < len / 8; k++) {
+		uint64_t at = c->base + 8 * k;
+		uint32_t w0 = get32(data + 8 * k), w1 = get32(data + 8 * k + 4);
+		uint32_t src = w0 & ~1u, dst = w1 & ~1u;
+		int a = w0 & 1;
+
+		if (k && (w1 & 1)) {
+			/* the MTB was restarted: what ran since the previous packet is unknown */
+			if (ret_pending)
+				return fail(c, at, "a restart inside an exception return");
+			gap_to(c, dst, at);
+			cur = dst;
+			continue;
+		}
+		if (ret_pending) {
+			if (!a || src != cur)
+				return fail(c, at, "after the return to EXC_RETURN 0x%08x comes source "
+					    "0x%08x with A = %d, not the EXC_RETURN packet", cur, src, a);
+			ret_pending = 0;
+			/*
+			 * To a handler, not where the exception came from: a tail-chain.
+			 * Anywhere else: the return (a handler may have moved the
+			 * stacked return address, as a fault handler skipping the
+			 * faulting instruction does).
+			 */
+			passed(c, ret_n);
+			if ((!c->depth || c->stack[c->depth - 1] != dst) &&
+			    (exc = exception_of(c, dst)) >= 0) {
+				push(c, CFW_P_TAIL, c->cnt, 0, (unsigned)exc, at);
+				c->lb += mf->branch_penalty;
+				c->t->st->exceptions[c->core]++;
+			} else {
+				if (!c->depth)
+					return fail(c, at, "an exception return at 0x%08x with no exception "
+						    "active", ret_src);
+				push(c, CFW_P_BRANCH, c->cnt, dst, 0, at);
+				c->lb += mf->branch_penalty;
+				c->depth--;
+			}
+			cur = dst;
+			continue;
+		}
+		if (IS_EXC_RETURN(src))
+			return fail(c, at, "source 0x%08x is an EXC_RETURN value, but no return to it "
+				    "came before", src);
+		if ((n = straight(c, cur, src, !a, at)) < 0)
+			return -1;
+		if (!a && IS_EXC_RETURN(dst)) {
+			ret_pending = 1;
+			ret_n = n;
+			ret_src = src;
+			cur = dst;
+			continue;
+		}
+		passed(c, n);
+		if (a) {
+			if ((exc = exception_of(c, dst)) < 0)
+				return fail(c, at, "an exception entry to 0x%08x, which no vector of the "
+					    "program's table gives", dst);
+			push(c, CFW_P_EXC, c->cnt, 0, (unsigned)exc, at);
+			c->lb += mf->exc_penalty;
+			c->t->st->exceptions[c->core]++;
+			if (c->depth == STACK)
+				memmove(c->stack, c->stack + 1, (STACK - 1) * sizeof(c->stack[0]));
+			else
+				c->depth++;
+			c->stack[c->depth - 1] = src;
+		} else {
+			push(c, CFW_P_BRANCH, c->cnt, dst, 0, at);
+			c->lb += mf->branch_penalty;
+		}
+		cur = dst;
+	}
+	if (ret_pending)
+		c->gap = 1; /* the buffer ends inside a return: where it went is not known */
+	return 0;
+}
+
 /* A framed capture: no data for a trace ID no core has. */
 static int check_ids(struct tr *t, const uint8_t *data, size_t len)
 {
@@ -331,9 +490,8 @@ int rpl_etm_path(const struct st_manifest *mf, const char *elf_path, const uint8
 
 	memset(out, 0, sizeof(*out));
 	memset(st, 0, sizeof(*st));
-	if (mf->port.kind != ST_PORT_ETM4 && mf->port.kind != ST_PORT_ETM3)
-		return error("%s: a %s trace cannot be replayed yet (ETMv4 and ETMv3 can: docs/ETM.md)",
-			     file, st_port_name(mf->port.kind));
+	if (mf->port.kind == ST_PORT_NONE)
+		return error("%s: not a trace port's recording", file);
 	if (etm_image_load(&im, elf_path))
 		return -1;
 	memset(&t, 0, sizeof(t));
@@ -349,7 +507,19 @@ int rpl_etm_path(const struct st_manifest *mf, const char *elf_path, const uint8
 		src[c].c4 = (struct etm4_cfg){mf->port.trace_id[c], mf->port.sync_period, mf->port.v8m};
 		src[c].c3 = (struct etm3_cfg){mf->port.trace_id[c], mf->port.sync_period};
 	}
-	if (mf->port.framed) {
+	if (mf->port.kind == ST_PORT_MTB) {
+		for (int c = 0; c < mf->ncores; c++) {
+			t.c[c].base = base;
+			if (mf->port.bytes[c] > len - base) {
+				error("%s: core %d's %llu bytes from byte %llu are past the end of the "
+				      "file (%zu bytes)", file, c, U(mf->port.bytes[c]), U(base), len);
+				goto out;
+			}
+			if (mtb_core(&t.c[c], data + base, mf->port.bytes[c]))
+				goto out;
+			base += mf->port.bytes[c];
+		}
+	} else if (mf->port.framed) {
 		if (check_ids(&t, data, len))
 			goto out;
 		if (etm_ocsd_decode_src(src, mf->ncores, 1, ETM_OCSD_MARKS, &im.mem, data, len,

@@ -24,7 +24,11 @@
  *     counts (the walk's own estimate), so that the walk's global order is
  *     the estimated one.
  *
- * The MTB is not replayed yet (its decoder gives no exception entries).
+ * An MTB recording (each core's buffer) is read here, packet by packet
+ * (mtb_core in etmpath.c: mtb_decode gives no exception entries): its
+ * branches, exception entries (the number is the lowest whose vector is
+ * the handler: the MTB records the handler, not the number), returns and
+ * tail-chains become the same messages.
  */
 #ifndef RAPTOR_ETMPATH_H
 #define RAPTOR_ETMPATH_H
@@ -51,7 +55,7 @@ struct rpl_etm_stats {
 
 /*
  * Decode data[0..len), the trace file `file` of the recording described by
- * mf (port.kind ETM4 or ETM3), over the program at elf_path, into *out
+ * mf (port.kind ETM4, ETM3 or MTB), over the program at elf_path, into *out
  * (its v allocated; free(out->v)). 0, or -1 with an error naming the file,
  * the core, its instruction count and the byte offset (an image that does
  * not explain the trace, a trace ID no core has, a handler that is not the

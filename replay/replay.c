@@ -948,12 +948,30 @@ static int truth_core_next(struct rpl *r, int core, struct tstep *t, int *exit)
 	}
 }
 
+/*
+ * The same exception entry: the same number; for an MTB, which records the
+ * handler and not the number, the same vector.
+ */
+static int same_exception(struct rpl *r, unsigned a, unsigned b)
+{
+	uint16_t h[4];
+	uint32_t va = r->bm.rom_base + 4 * a, vb = r->bm.rom_base + 4 * b;
+
+	if (a == b)
+		return 1;
+	if (r->mf.port.kind != ST_PORT_MTB)
+		return 0;
+	return r->bus.fetch(r, va, &h[0]) == ISA_BUS_OK && r->bus.fetch(r, va + 2, &h[1]) == ISA_BUS_OK &&
+	       r->bus.fetch(r, vb, &h[2]) == ISA_BUS_OK && r->bus.fetch(r, vb + 2, &h[3]) == ISA_BUS_OK &&
+	       h[0] == h[2] && h[1] == h[3];
+}
+
 /* Does the truth's step t fit constraint k of sig (etmpath.h)? */
-static int gap_fits(const struct rpl_gap_sig *sig, int k, const struct tstep *t)
+static int gap_fits(struct rpl *r, const struct rpl_gap_sig *sig, int k, const struct tstep *t)
 {
 	switch (sig->c[k].kind) {
 	case 0: return t->type == ST_TRUTH_INSN && t->pc == sig->c[k].pc;
-	case 1: return t->type == ST_TRUTH_EXC && t->exc == sig->c[k].pc;
+	case 1: return t->type == ST_TRUTH_EXC && same_exception(r, t->exc, sig->c[k].pc);
 	default: return t->type == ST_TRUTH_INSN && (t->flags & ST_TRUTH_TAIL);
 	}
 }
@@ -998,7 +1016,7 @@ static int verify_gap(struct rpl *r, int core, uint32_t pc)
 		if (buf[j].type == ST_TRUTH_INSN && buf[j].pc == pc) {
 			int k = 0;
 
-			while (k < sig.n && j + sig.c[k].at < n && gap_fits(&sig, k, &buf[j + sig.c[k].at]))
+			while (k < sig.n && j + sig.c[k].at < n && gap_fits(r, &sig, k, &buf[j + sig.c[k].at]))
 				k++;
 			if (k == sig.n) {
 				found = 1;
@@ -1048,7 +1066,7 @@ static int verify_cf(struct rpl *r, const struct cfw_step *cs)
 	if (!s)
 		return differ(r, core, "the ground truth has no more steps of core %d", core);
 	if (cs->exception) {
-		if (t.type != ST_TRUTH_EXC || t.exc != cs->exc)
+		if (t.type != ST_TRUTH_EXC || !same_exception(r, t.exc, cs->exc))
 			return differ(r, core, "the replay enters exception %u, the truth %s 0x%08x",
 				      cs->exc, t.type == ST_TRUTH_EXC ? "exception" : "executes pc",
 				      t.type == ST_TRUTH_EXC ? t.exc : t.pc);

@@ -1136,8 +1136,8 @@ int st_import_cfg_read(const char *path, struct st_import_cfg *out)
 	}
 	if (!(v = get(&rd, "trace", "format")))
 		goto out;
-	if (st_port_parse(v, &c.port.kind) || c.port.kind == ST_PORT_MTB) {
-		bad(&rd, "trace", "format", v, "not etm4 or etm3 (an MTB capture cannot be imported yet)");
+	if (st_port_parse(v, &c.port.kind)) {
+		bad(&rd, "trace", "format", v, "not etm4, etm3 or mtb");
 		goto out;
 	}
 	if (!(v = get(&rd, "trace", "cores")) ||
@@ -1151,6 +1151,11 @@ int st_import_cfg_read(const char *path, struct st_import_cfg *out)
 		goto out;
 	}
 	c.port.framed = v[0] == '1';
+	if (c.port.framed && c.port.kind == ST_PORT_MTB) {
+		bad(&rd, "trace", "framed", v, "an MTB buffer is read from SRAM, not through the "
+		    "formatter");
+		goto out;
+	}
 	if (!(v = get(&rd, "trace", "trace_ids")))
 		goto out;
 	error_quiet(1);

@@ -156,7 +156,7 @@ int st_manifest_read(const char *path, struct st_manifest *m) MUST_CHECK;
  * "Import configuration"), an INI file read with the manifest's reader:
  *
  *   [trace]
- *   format = etm4        ; etm4 | etm3
+ *   format = etm4        ; etm4 | etm3 | mtb
  *   cores = 2            ; 1..8
  *   framed = 1           ; 0: raw streams, one per core, one after the other
  *   trace_ids = 0x10,0x11

@@ -1,6 +1,6 @@
 #!/bin/sh
 . "$(dirname "$0")/lib.sh"
-test_description 'raptor record --cf-enc etm4 | etm3 | mtb: the board'"'"'s trace units write cf.bin (raw per core or in CoreSight frames, [port] in the manifest); raptor replay --verify decodes ETM recordings with OpenCSD and walks every core'"'"'s exact path, 0 differences against the truth'
+test_description 'raptor record --cf-enc etm4 | etm3 | mtb: the board'"'"'s trace units write cf.bin (raw per core or in CoreSight frames, [port] in the manifest); raptor replay --verify decodes ETM recordings with OpenCSD and MTB buffers with raptor'"'"'s reading and walks every core'"'"'s exact path, 0 differences against the truth'
 test_require "$RAPTOR"
 
 # verify REC: replay --verify must say 0 differences; prints the counts
@@ -43,7 +43,7 @@ test_expect_success 'the suite: every ETM recording replays to the truth, 0 diff
 		 "systick-m33-O2 2" "irq-m3-O2 1" "irq-m33-O2 1"; do
 		set -- $w &&
 		ids=$(seq -s, 33 $((32 + $2))) &&
-		for e in "etm4" "etm4 --port-framed --trace-ids $ids" "etm3" "etm3 --port-framed"; do
+		for e in "etm4" "etm4 --port-framed --trace-ids $ids" "etm3" "etm3 --port-framed" "mtb"; do
 			rm -rf s &&
 			"$RAPTOR" record "$GUEST/$1.elf" --cores $2 --truth --cf-enc $e \
 				--port-sync 1024 -q -o s >/dev/null &&
@@ -66,12 +66,22 @@ test_expect_success 'framed: the trace IDs are in the manifest; the capture is w
 	./verify rf >/dev/null
 '
 
-test_expect_success 'mtb: recorded (8 bytes a packet), its replay refused plainly' '
-	"$RAPTOR" record "$GUEST/systick-m3-O2.elf" --cores 2 --cf-enc mtb -q -o rm >/dev/null &&
+test_expect_success 'mtb: each core'"'"'s buffer, 8 bytes a packet, as etmcheck writes it' '
+	"$RAPTOR" record "$GUEST/systick-m3-O2.elf" --cores 2 --cf-enc mtb --truth -q -o rm >/dev/null &&
 	grep -q "^encoding = mtb$" rm/manifest.ini &&
 	test $(( $(stat -c %s rm/cf.bin) % 8 )) = 0 &&
-	test_must_fail "$RAPTOR" replay rm 2>err &&
-	grep -q "a mtb trace cannot be replayed yet" err
+	if test -x "$BUILD/etmcheck"; then
+		mkdir rawm && "$BUILD/etmcheck" rm --raw rawm -q >/dev/null &&
+		cat rawm/mtb-core0.bin rawm/mtb-core1.bin >both.bin &&
+		cmp both.bin rm/cf.bin
+	fi
+'
+
+test_expect_success 'mtb: a damaged buffer is refused with the core and the byte offset' '
+	cp -r rm rmb &&
+	printf "\377\377\377\377" | dd of=rmb/cf.bin bs=1 seek=64 conv=notrunc 2>/dev/null &&
+	test_must_fail "$RAPTOR" replay rmb 2>err &&
+	grep -q "rmb/cf.bin: core 0 (its MTB buffer), instruction [0-9]*, byte 64: " err
 '
 
 test_expect_success 'usage errors' '

@@ -11,6 +11,9 @@ test_expect_success 'setup: the board records what a probe would capture (framed
 	"$RAPTOR" record "$ELF" --cores 2 --truth --cf-enc etm3 --port-framed \
 		--trace-ids 0x21,0x22 --port-sync 512 -q -o f3 >/dev/null &&
 	"$RAPTOR" record "$ELF" --cores 2 --truth --cf-enc etm4 --port-sync 512 -q -o r4 >/dev/null &&
+	"$RAPTOR" record "$ELF" --cores 2 --truth --cf-enc mtb -q -o rm >/dev/null &&
+	printf "[trace]\nformat = mtb\ncores = 2\nframed = 0\ntrace_ids = 0x10,0x11\ncore_bytes = %s\n" \
+		"$(sed -n "s/^core_bytes = //p" rm/manifest.ini)" >rm.ini &&
 	printf "[trace]\nformat = etm4\ncores = 2\nframed = 1\ntrace_ids = 0x21,0x22\nsync_period = 512\n" >c4.ini &&
 	printf "[trace]\nformat = etm3\ncores = 2\nframed = 1\ntrace_ids = 0x21,0x22\n" >c3.ini &&
 	printf "[trace]\nformat = etm4\ncores = 2\nframed = 0\ntrace_ids = 0x10,0x11\ncore_bytes = %s\n" \
@@ -24,14 +27,15 @@ cp "$2/truth.gz" "$1/" && printf "[truth]\nfile = truth.gz\n" >>"$1/manifest.ini
 EOF2
 chmod +x with_truth
 
-test_expect_success 'import framed ETMv4, framed ETMv3, raw ETMv4: replay --verify, 0 differences' '
+test_expect_success 'import framed ETMv4, framed ETMv3, raw ETMv4, MTB buffers: replay --verify, 0 differences' '
 	"$RAPTOR" import f4/cf.bin --elf "$ELF" --config c4.ini -o i4 2>out &&
 	grep -q "core 1 (trace ID 0x22): [0-9]* instructions, 16 exceptions, 0 gaps" out &&
 	"$RAPTOR" import f3/cf.bin --elf "$ELF" --config c3.ini -o i3 2>/dev/null &&
 	"$RAPTOR" import r4/cf.bin --elf "$ELF" --config r4.ini -o ir 2>/dev/null &&
+	"$RAPTOR" import rm/cf.bin --elf "$ELF" --config rm.ini -o im 2>/dev/null &&
 	cmp f4/cf.bin i4/cf.bin &&
-	./with_truth i4 f4 && ./with_truth i3 f3 && ./with_truth ir r4 &&
-	for i in i4 i3 ir; do
+	./with_truth i4 f4 && ./with_truth i3 f3 && ./with_truth ir r4 && ./with_truth im rm &&
+	for i in i4 i3 ir im; do
 		"$RAPTOR" replay $i --verify 2>out &&
 		grep -q "exception entries verified against the ground truth, registers and memory not traced, 0 differences" out || exit 1
 	done
@@ -40,7 +44,7 @@ test_expect_success 'import framed ETMv4, framed ETMv3, raw ETMv4: replay --veri
 test_expect_success 'bad configurations: named file, key and value' '
 	printf "[trace]\nformat = etm5\ncores = 2\nframed = 1\ntrace_ids = 0x21,0x22\n" >b.ini &&
 	test_expect_code 1 "$RAPTOR" import f4/cf.bin --elf "$ELF" --config b.ini -o x 2>err &&
-	grep -q "b.ini: \[trace\] format = .etm5.: not etm4 or etm3" err &&
+	grep -q "b.ini: \[trace\] format = .etm5.: not etm4, etm3 or mtb" err &&
 	printf "[trace]\nformat = etm4\ncores = 2\nframed = 1\ntrace_ids = 0x21\n" >b.ini &&
 	test_expect_code 1 "$RAPTOR" import f4/cf.bin --elf "$ELF" --config b.ini -o x 2>err &&
 	grep -q "1 IDs for 2 cores" err &&
