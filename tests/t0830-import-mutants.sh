@@ -41,6 +41,22 @@ test_expect_success 'import framed ETMv4, framed ETMv3, raw ETMv4, MTB buffers: 
 	done
 '
 
+test_expect_success 'raptor stat of an imported capture: what the trace shows per core, text and JSON' '
+	"$RAPTOR" stat i4 >out &&
+	grep -q "^recording i4: a trace port.s (ETMv4 in CoreSight formatter frames), $(stat -c %s f4/cf.bin) bytes" out &&
+	"$RAPTOR" replay i4 2>rep &&
+	for c in 0 1; do
+		n=$(sed -n "s/^  core $c: \([0-9]*\) instructions.*/\1/p" rep) &&
+		grep -q "^  core $c  *0x2$((c + 1))  *[0-9]*  *$n  *[0-9.]*  *16  *0$" out || exit 1
+	done &&
+	"$RAPTOR" stat i4 --json >j &&
+	python3 -c "import json,sys; d=json.load(open(\"j\")); assert d[\"port\"] == \"etm4\" and d[\"framed\"] and sum(c[\"instructions\"] for c in d[\"cores\"]) == d[\"instructions\"] and sum(c[\"bytes\"] for c in d[\"cores\"]) <= d[\"bytes\"]" &&
+	test_expect_code 2 "$RAPTOR" stat i4 --csv 2>err &&
+	grep -q "only its summary" err &&
+	"$RAPTOR" stat im >out &&
+	grep -q "^  core 1  *-  *[0-9]*  *[0-9]*" out
+'
+
 test_expect_success 'bad configurations: named file, key and value' '
 	printf "[trace]\nformat = etm5\ncores = 2\nframed = 1\ntrace_ids = 0x21,0x22\n" >b.ini &&
 	test_expect_code 1 "$RAPTOR" import f4/cf.bin --elf "$ELF" --config b.ini -o x 2>err &&
