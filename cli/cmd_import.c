@@ -18,47 +18,47 @@
 #include "streams/manifest.h"
 
 static const char import_usage[] =
-	"usage: raptor import CAPTURE --elf ELF --config CONF -o REC [options]\n"
-	"\n"
-	"Make a recording of a trace captured from hardware: CAPTURE holds the\n"
-	"ETMv4 or ETMv3.5 instruction trace bytes, either each core's raw stream\n"
-	"(one after the other) or CoreSight formatter frames with a trace ID per\n"
-	"core (as an ETB/ETR stores them: 16-byte frames, no frame syncs), or each\n"
-	"core's MTB buffer (oldest packet first); ELF is the program that ran;\n"
-	"CONF says how the trace units were programmed:\n"
-	"\n"
-	"  [trace]\n"
-	"  format = etm4        ; etm4 | etm3 | mtb\n"
-	"  cores = 2            ; 1..8\n"
-	"  framed = 1           ; 0: raw streams (an MTB: always 0)\n"
-	"  trace_ids = 0x10,0x11\n"
-	"  sync_period = 4096   ; optional\n"
-	"  arch = v7m           ; optional (etm4): v7m | v8m, default from the core\n"
-	"  cpu = m3             ; optional: the core model, default from the ELF\n"
-	"  core_bytes = 10,20   ; raw streams or buffers of several cores: each\n"
-	"                       ; one's bytes\n"
-	"\n"
-	"The units must have traced instructions alone, as docs/ETM.md describes\n"
-	"(no cycle counts, timestamps, branch broadcast, return stack or data\n"
-	"trace). REC gets manifest.ini, program.elf and cf.bin (the capture,\n"
-	"byte for byte). The capture is decoded (ETM: with OpenCSD) and every core's\n"
-	"path walked once: a capture that does not decode, or that the program\n"
-	"does not explain (the wrong ELF, a wrong trace ID, garbage), is refused\n"
-	"with the byte offset, the core and the instruction, and no recording is\n"
-	"left. Where the trace loses a core (lost sync, an overflow) and finds it\n"
-	"again at a later sync packet, the recording marks a gap there instead of\n"
-	"inventing instructions; a trace that starts after reset starts with one.\n"
-	"Only control flow is known: registers and memory are unavailable.\n"
-	"\n"
-	"options:\n"
-	"  --elf ELF            the program (required)\n"
-	"  --config CONF        the trace units' configuration (required)\n"
-	"  -o, --output REC     the recording directory (created; required)\n"
-	"  --force              replace what REC holds\n"
-	"  -q, --quiet          no summary\n"
-	"  -h, --help           this text\n"
-	"\n"
-	"Exit status: 0, 1 when the capture is refused, 2 for bad usage.\n";
+    "usage: raptor import CAPTURE --elf ELF --config CONF -o REC [options]\n"
+    "\n"
+    "Make a recording of a trace captured from hardware: CAPTURE holds the\n"
+    "ETMv4 or ETMv3.5 instruction trace bytes, either each core's raw stream\n"
+    "(one after the other) or CoreSight formatter frames with a trace ID per\n"
+    "core (as an ETB/ETR stores them: 16-byte frames, no frame syncs), or each\n"
+    "core's MTB buffer (oldest packet first); ELF is the program that ran;\n"
+    "CONF says how the trace units were programmed:\n"
+    "\n"
+    "  [trace]\n"
+    "  format = etm4        ; etm4 | etm3 | mtb\n"
+    "  cores = 2            ; 1..8\n"
+    "  framed = 1           ; 0: raw streams (an MTB: always 0)\n"
+    "  trace_ids = 0x10,0x11\n"
+    "  sync_period = 4096   ; optional\n"
+    "  arch = v7m           ; optional (etm4): v7m | v8m, default from the core\n"
+    "  cpu = m3             ; optional: the core model, default from the ELF\n"
+    "  core_bytes = 10,20   ; raw streams or buffers of several cores: each\n"
+    "                       ; one's bytes\n"
+    "\n"
+    "The units must have traced instructions alone, as docs/ETM.md describes\n"
+    "(no cycle counts, timestamps, branch broadcast, return stack or data\n"
+    "trace). REC gets manifest.ini, program.elf and cf.bin (the capture,\n"
+    "byte for byte). The capture is decoded (ETM: with OpenCSD) and every core's\n"
+    "path walked once: a capture that does not decode, or that the program\n"
+    "does not explain (the wrong ELF, a wrong trace ID, garbage), is refused\n"
+    "with the byte offset, the core and the instruction, and no recording is\n"
+    "left. Where the trace loses a core (lost sync, an overflow) and finds it\n"
+    "again at a later sync packet, the recording marks a gap there instead of\n"
+    "inventing instructions; a trace that starts after reset starts with one.\n"
+    "Only control flow is known: registers and memory are unavailable.\n"
+    "\n"
+    "options:\n"
+    "  --elf ELF            the program (required)\n"
+    "  --config CONF        the trace units' configuration (required)\n"
+    "  -o, --output REC     the recording directory (created; required)\n"
+    "  --force              replace what REC holds\n"
+    "  -q, --quiet          no summary\n"
+    "  -h, --help           this text\n"
+    "\n"
+    "Exit status: 0, 1 when the capture is refused, 2 for bad usage.\n";
 
 static const char *const rec_files[] = {"manifest.ini", "program.elf", "cf.bin"};
 
@@ -164,13 +164,13 @@ int cmd_import(int argc, char **argv)
 {
 	enum { O_ELF = 256, O_CONFIG, O_FORCE };
 	static const struct option opts[] = {
-		{"elf", required_argument, NULL, O_ELF},
-		{"config", required_argument, NULL, O_CONFIG},
-		{"output", required_argument, NULL, 'o'},
-		{"force", no_argument, NULL, O_FORCE},
-		{"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"elf", required_argument, NULL, O_ELF},
+	    {"config", required_argument, NULL, O_CONFIG},
+	    {"output", required_argument, NULL, 'o'},
+	    {"force", no_argument, NULL, O_FORCE},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	const char *elf = NULL, *conf = NULL, *dir = NULL, *capture;
 	struct st_import_cfg cfg;
@@ -210,7 +210,8 @@ int cmd_import(int argc, char **argv)
 		return error("%s: %llu bytes, no whole number of 16-byte formatter frames: "
 			     "truncated at byte %llu? (framed = 1 in %s)",
 			     capture, (unsigned long long)st.st_size,
-			     (unsigned long long)(st.st_size - st.st_size % 16), conf), 1;
+			     (unsigned long long)(st.st_size - st.st_size % 16), conf),
+		       1;
 	if (!cfg.port.framed) {
 		if (!cfg.have_bytes)
 			cfg.port.bytes[0] = (uint64_t)st.st_size;
@@ -218,12 +219,13 @@ int cmd_import(int argc, char **argv)
 			sum += cfg.port.bytes[c];
 		if (sum != (uint64_t)st.st_size)
 			return error("%s: %llu bytes, but %s's core_bytes add up to %llu", capture,
-				     (unsigned long long)st.st_size, conf,
-				     (unsigned long long)sum), 1;
+				     (unsigned long long)st.st_size, conf, (unsigned long long)sum),
+			       1;
 	}
 	if (mkdir(dir, 0777) && !(errno == EEXIST && force))
 		return error("%s: cannot create the recording directory: %m%s", dir,
-			     errno == EEXIST ? " (--force replaces it)" : ""), 1;
+			     errno == EEXIST ? " (--force replaces it)" : ""),
+		       1;
 	if (write_rec(dir, elf, capture, &cfg, model, (uint64_t)st.st_size)) {
 		remove_rec(dir);
 		return 1;
@@ -233,21 +235,23 @@ int cmd_import(int argc, char **argv)
 	s = r ? rpl_run(r, UINT64_MAX) : -1;
 	if (s < 0) {
 		error("import: %s does not replay (the byte offsets above are the capture's: %s "
-		      "is a copy of it); no recording made", capture, "cf.bin");
+		      "is a copy of it); no recording made",
+		      capture, "cf.bin");
 		rpl_close(r);
 		remove_rec(dir);
 		return 1;
 	}
 	ps = rpl_port_stats(r);
 	if (!quiet) {
-		fprintf(stderr, "raptor import: %s: %s, %d cores, %llu bytes%s: %llu instructions\n",
-			dir, st_port_name(cfg.port.kind), cfg.ncores,
-			(unsigned long long)st.st_size, cfg.port.framed ? " of frames" : "",
-			(unsigned long long)rpl_position(r));
+		fprintf(stderr,
+			"raptor import: %s: %s, %d cores, %llu bytes%s: %llu instructions\n", dir,
+			st_port_name(cfg.port.kind), cfg.ncores, (unsigned long long)st.st_size,
+			cfg.port.framed ? " of frames" : "", (unsigned long long)rpl_position(r));
 		for (int c = 0; c < cfg.ncores; c++)
-			fprintf(stderr, "  core %d (trace ID 0x%02x): %llu instructions, %llu "
-				"exceptions, %llu gaps%s\n", c, cfg.port.trace_id[c],
-				(unsigned long long)rpl_core_insns(r, c),
+			fprintf(stderr,
+				"  core %d (trace ID 0x%02x): %llu instructions, %llu "
+				"exceptions, %llu gaps%s\n",
+				c, cfg.port.trace_id[c], (unsigned long long)rpl_core_insns(r, c),
 				(unsigned long long)ps->exceptions[c],
 				(unsigned long long)ps->gaps[c],
 				ps->lost_at_end[c] ? " (lost at the end)" : "");

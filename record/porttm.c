@@ -44,7 +44,8 @@ struct rec_port *rec_port_new(const struct st_port_cfg *cfg, int ncores, const c
 		return NULL;
 	}
 	if (cfg->framed && cfg->kind == ST_PORT_MTB) {
-		error("record: an MTB is read from SRAM, not through the formatter: no --port-framed");
+		error("record: an MTB is read from SRAM, not through the formatter: no "
+		      "--port-framed");
 		return NULL;
 	}
 	p = xcalloc(1, sizeof(*p));
@@ -130,8 +131,7 @@ int rec_port_step(struct rec_port *p, int core, const struct isa_step *st, uint3
 	return 0;
 }
 
-int rec_port_finish(struct rec_port *p, FILE *f, const char *path, uint64_t *bytes,
-		    uint64_t *total)
+int rec_port_finish(struct rec_port *p, FILE *f, const char *path, uint64_t *bytes, uint64_t *total)
 {
 	const uint8_t *d;
 	size_t len;

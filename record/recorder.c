@@ -567,6 +567,15 @@ static void summary(const struct rec *r, int exited, int status)
 				    : "");
 		}
 	}
+	if (r->port) {
+		uint64_t bits = r->mf.cf_bits;
+
+		fprintf(stderr, "  cf %-8s %10llu  %10.4f %8.4f         -  (recorded: %s%s, "
+			"docs/ETM.md)\n", st_port_name(r->o->port.kind), U(bits),
+			insns ? (double)bits / insns : 0, cycles ? (double)bits / cycles : 0,
+			r->o->port.kind == ST_PORT_MTB ? "each core's MTB buffer" : "the ETMs' bytes",
+			r->o->port.framed ? " in CoreSight formatter frames" : "");
+	}
 	for (int t = 0; r->lv && t < 2; t++) {
 		const struct st_lv_encoder *b = rec_lv_encoder(r->lv, rec_lv_index(ST_LV_NXLV, t));
 

@@ -21,19 +21,19 @@ struct tr;
 struct core_tr {
 	struct tr *t;
 	int core;
-	uint64_t base;	   /* the core's first byte in the file (raw streams) */
-	uint64_t cnt;	   /* instructions since the core's previous message */
-	uint64_t lb;	   /* lower-bound cycles so far (the merge's key) */
-	int started;	   /* an instruction or exception seen */
-	int gap;	   /* the trace lost the core: the next element ends the gap */
-	int after_exc;	   /* the next instruction is the handler's first */
-	int ret_seen;	   /* an exception return element since the latest instruction */
-	int last_taken;	   /* the latest instruction was the last of its range, executed */
-	int last_kind;	   /* its etm_thumb_kind */
-	int end_branch;	   /* finish(): the path ends before a taken indirect branch */
-	uint32_t expect;   /* the next instruction if nothing branches */
-	uint32_t handler;  /* after_exc: the vector's handler */
-	uint32_t last_pc;  /* the latest instruction */
+	uint64_t base;	  /* the core's first byte in the file (raw streams) */
+	uint64_t cnt;	  /* instructions since the core's previous message */
+	uint64_t lb;	  /* lower-bound cycles so far (the merge's key) */
+	int started;	  /* an instruction or exception seen */
+	int gap;	  /* the trace lost the core: the next element ends the gap */
+	int after_exc;	  /* the next instruction is the handler's first */
+	int ret_seen;	  /* an exception return element since the latest instruction */
+	int last_taken;	  /* the latest instruction was the last of its range, executed */
+	int last_kind;	  /* its etm_thumb_kind */
+	int end_branch;	  /* finish(): the path ends before a taken indirect branch */
+	uint32_t expect;  /* the next instruction if nothing branches */
+	uint32_t handler; /* after_exc: the vector's handler */
+	uint32_t last_pc; /* the latest instruction */
 	uint32_t stack[STACK];
 	int depth;
 	struct cfw_path msgs;
@@ -53,9 +53,9 @@ struct tr {
 int rpl_etm3_ipsr(unsigned n)
 {
 	static const signed char map[24] = {
-	    [17] = 1, [10] = 2, [19] = 3, [13] = 4, [21] = 5, [9] = 6, [11] = 11,
-	    [12] = 12, [14] = 14, [15] = 15, [8] = 16,
-	    [1] = 17, [2] = 18, [3] = 19, [4] = 20, [5] = 21, [6] = 22, [7] = 23,
+	    [17] = 1,  [10] = 2,  [19] = 3,  [13] = 4,	[21] = 5, [9] = 6,
+	    [11] = 11, [12] = 12, [14] = 14, [15] = 15, [8] = 16, [1] = 17,
+	    [2] = 18,  [3] = 19,  [4] = 20,  [5] = 21,	[6] = 22, [7] = 23,
 	};
 
 	if (n >= 24 && n < 512)
@@ -125,7 +125,8 @@ static int on_insn(struct core_tr *c, uint32_t pc, const struct etm_ocsd_where *
 		gap_to(c, pc, at);
 	} else if (c->after_exc) {
 		if (pc != c->handler)
-			return fail(c, at, "the trace enters the handler at 0x%08x, the vector "
+			return fail(c, at,
+				    "the trace enters the handler at 0x%08x, the vector "
 				    "table gives 0x%08x",
 				    pc, c->handler);
 	} else if (pc != c->expect) {
@@ -171,8 +172,10 @@ static int on_exc(struct core_tr *c, unsigned n, const struct etm_ocsd_where *w,
 		return fail(c, at, "exception number %u %s", n,
 			    c->t->v3 ? "has no v7-M meaning in ETMv3" : "is not an exception");
 	if (vector(c, (unsigned)exc, &handler))
-		return fail(c, at, "the vector of exception %d at 0x%08x is not in the program "
-			    "image", exc, c->t->vtor + 4 * exc);
+		return fail(c, at,
+			    "the vector of exception %d at 0x%08x is not in the program "
+			    "image",
+			    exc, c->t->vtor + 4 * exc);
 	if (!c->started) {
 		c->started = 1;
 		c->gap = 1; /* the trace starts inside the run */
@@ -340,14 +343,18 @@ static int64_t straight(struct core_tr *c, uint32_t from, uint32_t to, int incl,
 		if (pc == to && !incl)
 			return n;
 		if (etm_image_halfwords(c->t->im, pc, &hw1, &hw2))
-			return fail(c, at, "no straight path from 0x%08x to the packet's 0x%08x: the "
-				    "walk leaves the program image at 0x%08x", from, to, pc);
+			return fail(c, at,
+				    "no straight path from 0x%08x to the packet's 0x%08x: the "
+				    "walk leaves the program image at 0x%08x",
+				    from, to, pc);
 		if (pc == to)
 			return n + 1;
 		pc += etm_thumb_size(hw1);
 	}
-	return fail(c, at, "no straight path from 0x%08x to the packet's 0x%08x in %u "
-		    "instructions", from, to, MTB_MAX_RUN);
+	return fail(c, at,
+		    "no straight path from 0x%08x to the packet's 0x%08x in %u "
+		    "instructions",
+		    from, to, MTB_MAX_RUN);
 }
 
 /* n instructions passed (they count towards the core's next message) */
@@ -377,8 +384,10 @@ static int mtb_core(struct core_tr *c, const uint8_t *data, size_t len)
 	int ret_pending = 0, exc;
 
 	if (len % 8)
-		return fail(c, c->base + len - len % 8, "%zu bytes is no whole number of 8-byte MTB "
-			    "packets", len);
+		return fail(c, c->base + len - len % 8,
+			    "%zu bytes is no whole number of 8-byte MTB "
+			    "packets",
+			    len);
 	c->started = 1;
 	for (size_t k = 0; k < len / 8; k++) {
 		uint64_t at = c->base + 8 * k;
@@ -396,8 +405,10 @@ static int mtb_core(struct core_tr *c, const uint8_t *data, size_t len)
 		}
 		if (ret_pending) {
 			if (!a || src != cur)
-				return fail(c, at, "after the return to EXC_RETURN 0x%08x comes source "
-					    "0x%08x with A = %d, not the EXC_RETURN packet", cur, src, a);
+				return fail(c, at,
+					    "after the return to EXC_RETURN 0x%08x comes source "
+					    "0x%08x with A = %d, not the EXC_RETURN packet",
+					    cur, src, a);
 			ret_pending = 0;
 			/*
 			 * To a handler, not where the exception came from: a tail-chain.
@@ -413,8 +424,11 @@ static int mtb_core(struct core_tr *c, const uint8_t *data, size_t len)
 				c->t->st->exceptions[c->core]++;
 			} else {
 				if (!c->depth)
-					return fail(c, at, "an exception return at 0x%08x with no exception "
-						    "active", ret_src);
+					return fail(
+					    c, at,
+					    "an exception return at 0x%08x with no exception "
+					    "active",
+					    ret_src);
 				push(c, CFW_P_BRANCH, c->cnt, dst, 0, at);
 				c->lb += mf->branch_penalty;
 				c->depth--;
@@ -423,8 +437,10 @@ static int mtb_core(struct core_tr *c, const uint8_t *data, size_t len)
 			continue;
 		}
 		if (IS_EXC_RETURN(src))
-			return fail(c, at, "source 0x%08x is an EXC_RETURN value, but no return to it "
-				    "came before", src);
+			return fail(c, at,
+				    "source 0x%08x is an EXC_RETURN value, but no return to it "
+				    "came before",
+				    src);
 		if ((n = straight(c, cur, src, !a, at)) < 0)
 			return -1;
 		if (!a && IS_EXC_RETURN(dst)) {
@@ -437,8 +453,10 @@ static int mtb_core(struct core_tr *c, const uint8_t *data, size_t len)
 		passed(c, n);
 		if (a) {
 			if ((exc = exception_of(c, dst)) < 0)
-				return fail(c, at, "an exception entry to 0x%08x, which no vector of the "
-					    "program's table gives", dst);
+				return fail(c, at,
+					    "an exception entry to 0x%08x, which no vector of the "
+					    "program's table gives",
+					    dst);
 			push(c, CFW_P_EXC, c->cnt, 0, (unsigned)exc, at);
 			c->lb += mf->exc_penalty;
 			c->t->st->exceptions[c->core]++;
@@ -471,10 +489,11 @@ static int check_ids(struct tr *t, const uint8_t *data, size_t len)
 		for (int c = 0; c < t->mf->ncores; c++)
 			known |= t->mf->port.trace_id[c] == id;
 		if (bytes[id] && !known)
-			return error("%s: byte %llu: the frames carry %llu bytes of trace ID 0x%02x, "
-				     "which no core has (the configuration's trace IDs are those of "
-				     "cores 0 to %d)",
-				     t->file, U(first[id]), U(bytes[id]), id, t->mf->ncores - 1);
+			return error(
+			    "%s: byte %llu: the frames carry %llu bytes of trace ID 0x%02x, "
+			    "which no core has (the configuration's trace IDs are those of "
+			    "cores 0 to %d)",
+			    t->file, U(first[id]), U(bytes[id]), id, t->mf->ncores - 1);
 	}
 	return 0;
 }
@@ -504,15 +523,18 @@ int rpl_etm_path(const struct st_manifest *mf, const char *elf_path, const uint8
 	for (int c = 0; c < mf->ncores; c++) {
 		t.c[c] = (struct core_tr){.t = &t, .core = c};
 		src[c] = (struct etm_ocsd_src){.v3 = t.v3, .ctx = &t.c[c]};
-		src[c].c4 = (struct etm4_cfg){mf->port.trace_id[c], mf->port.sync_period, mf->port.v8m};
+		src[c].c4 =
+		    (struct etm4_cfg){mf->port.trace_id[c], mf->port.sync_period, mf->port.v8m};
 		src[c].c3 = (struct etm3_cfg){mf->port.trace_id[c], mf->port.sync_period};
 	}
 	if (mf->port.kind == ST_PORT_MTB) {
 		for (int c = 0; c < mf->ncores; c++) {
 			t.c[c].base = base;
 			if (mf->port.bytes[c] > len - base) {
-				error("%s: core %d's %llu bytes from byte %llu are past the end of the "
-				      "file (%zu bytes)", file, c, U(mf->port.bytes[c]), U(base), len);
+				error("%s: core %d's %llu bytes from byte %llu are past the end of "
+				      "the "
+				      "file (%zu bytes)",
+				      file, c, U(mf->port.bytes[c]), U(base), len);
 				goto out;
 			}
 			if (mtb_core(&t.c[c], data + base, mf->port.bytes[c]))
@@ -532,16 +554,20 @@ int rpl_etm_path(const struct st_manifest *mf, const char *elf_path, const uint8
 		for (int c = 0; c < mf->ncores; c++) {
 			t.c[c].base = base;
 			if (mf->port.bytes[c] > len - base) {
-				error("%s: core %d's %llu bytes from byte %llu are past the end of the "
-				      "file (%zu bytes)", file, c, U(mf->port.bytes[c]), U(base), len);
+				error("%s: core %d's %llu bytes from byte %llu are past the end of "
+				      "the "
+				      "file (%zu bytes)",
+				      file, c, U(mf->port.bytes[c]), U(base), len);
 				goto out;
 			}
 			if (mf->port.bytes[c] &&
 			    etm_ocsd_decode_src(&src[c], 1, 0, ETM_OCSD_MARKS, &im.mem, data + base,
 						mf->port.bytes[c], on_elem)) {
-				error("%s: core %d (trace ID 0x%02x): its trace, bytes %llu to %llu, "
-				      "cannot be decoded (above)", file, c, mf->port.trace_id[c],
-				      U(base), U(base + mf->port.bytes[c]));
+				error(
+				    "%s: core %d (trace ID 0x%02x): its trace, bytes %llu to %llu, "
+				    "cannot be decoded (above)",
+				    file, c, mf->port.trace_id[c], U(base),
+				    U(base + mf->port.bytes[c]));
 				goto out;
 			}
 			base += mf->port.bytes[c];
@@ -560,8 +586,7 @@ out:
 	return ret;
 }
 
-int rpl_etm_gap_sig(const struct cfw_path *path, int core, uint64_t nth,
-		    struct rpl_gap_sig *sig)
+int rpl_etm_gap_sig(const struct cfw_path *path, int core, uint64_t nth, struct rpl_gap_sig *sig)
 {
 	uint64_t seen = 0, pos;
 	size_t i;
@@ -590,7 +615,8 @@ int rpl_etm_gap_sig(const struct cfw_path *path, int core, uint64_t nth,
 			pos += m->count;
 			while (k < path->n && path->v[k].core != core)
 				k++;
-			/* an exception before the target's first instruction: that step is the entry */
+			/* an exception before the target's first instruction: that step is the
+			 * entry */
 			if (k < path->n && path->v[k].kind == CFW_P_EXC && !path->v[k].icnt)
 				break;
 			sig->c[sig->n].at = pos;

@@ -84,7 +84,7 @@ struct rpl_gap_sig {
 		uint64_t at;
 		uint32_t pc;
 		int kind;
-	} *c;
+	} * c;
 };
 int rpl_etm_gap_sig(const struct cfw_path *path, int core, uint64_t nth,
 		    struct rpl_gap_sig *sig) MUST_CHECK;
