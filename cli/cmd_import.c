@@ -206,7 +206,7 @@ int cmd_import(int argc, char **argv)
 		return error("%s: cannot read: %m", capture), 1;
 	if (!st.st_size)
 		return error("%s: empty: no trace", capture), 1;
-	if (cfg.port.framed && st.st_size % 16)
+	if (cfg.port.framed && !cfg.port.tpiu && st.st_size % 16)
 		return error("%s: %llu bytes, no whole number of 16-byte formatter frames: "
 			     "truncated at byte %llu? (framed = 1 in %s)",
 			     capture, (unsigned long long)st.st_size,

@@ -54,6 +54,8 @@ static const char record_usage[] =
 	"  --port-framed        all cores' ETM streams in one capture of CoreSight\n"
 	"                       formatter frames, a trace ID per core (as an ETB/ETR\n"
 	"                       stores them); default: each core's raw stream\n"
+	"  --port-tpiu          the frames as a TPIU sends them: an FSYNC (ff ff ff 7f)\n"
+	"                       before every 16th frame (implies --port-framed)\n"
 	"  --trace-ids LIST     the cores' trace IDs, comma-separated, 0x01..0x6f\n"
 	"                       (default 0x10, 0x11, ...)\n"
 	"  --port-sync BYTES    the ETMs' synchronisation period, a power of 2 from\n"
@@ -96,7 +98,7 @@ int cmd_record(int argc, char **argv)
 	enum {
 		O_CORES = 256, O_CPU, O_FORCE_CPU, O_SEED, O_JITTER, O_MAX, O_CF, O_LV, O_SHP, O_SHC,
 		O_CFENC, O_LVENC, O_TIMED, O_FUNC, O_CHUNKS, O_FORCE, O_TRUTH, O_ALL,
-		O_FRAMED, O_IDS, O_PSYNC, O_PARCH,
+		O_FRAMED, O_TPIU, O_IDS, O_PSYNC, O_PARCH,
 	};
 	static const struct option opts[] = {
 		{ "cores", required_argument, NULL, O_CORES },
@@ -116,6 +118,7 @@ int cmd_record(int argc, char **argv)
 		{ "chunks", required_argument, NULL, O_CHUNKS },
 		{ "all-encodings", no_argument, NULL, O_ALL },
 		{ "port-framed", no_argument, NULL, O_FRAMED },
+		{ "port-tpiu", no_argument, NULL, O_TPIU },
 		{ "trace-ids", required_argument, NULL, O_IDS },
 		{ "port-sync", required_argument, NULL, O_PSYNC },
 		{ "port-arch", required_argument, NULL, O_PARCH },
@@ -188,6 +191,9 @@ int cmd_record(int argc, char **argv)
 			break;
 		case O_FRAMED:
 			o.port.framed = 1;
+			break;
+		case O_TPIU:
+			o.port.framed = o.port.tpiu = 1;
 			break;
 		case O_IDS:
 			if (st_port_parse_ids(optarg, o.port.trace_id, BOARD_MAX_CORES, &ids))
@@ -268,13 +274,13 @@ int cmd_record(int argc, char **argv)
 		if (ids && ids != o.board.ncores)
 			return error("--trace-ids: %d IDs for %d cores", ids, o.board.ncores), 2;
 		if (o.port.framed && o.port.kind == ST_PORT_MTB)
-			return error("--port-framed: an MTB is read from SRAM, not through the "
-				     "formatter"), 2;
+			return error("--port-%s: an MTB is read from SRAM, not through the "
+				     "formatter", o.port.tpiu ? "tpiu" : "framed"), 2;
 		o.lv_on = 0;
 		o.port.v8m = arch >= 0 ? arch : model == ISA_CORTEX_M33;
 	} else if (o.port.framed || ids || arch >= 0 || o.port.sync_period != 4096) {
-		return error("record: --port-framed, --trace-ids, --port-sync and --port-arch "
-			     "need --cf-enc etm4, etm3 or mtb"), 2;
+		return error("record: --port-framed, --port-tpiu, --trace-ids, --port-sync and "
+			     "--port-arch need --cf-enc etm4, etm3 or mtb"), 2;
 	}
 	o.progress = isatty(2);
 	if (dc_fa_config_check(&o.cache))

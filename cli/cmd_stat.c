@@ -1018,7 +1018,7 @@ static int port_only(const char *dir, const struct st_manifest *mf, int json)
 		n = f ? fread(buf, 1, mf->cf_bits / 8, f) : 0;
 		if (f)
 			fclose(f);
-		if (n == mf->cf_bits / 8 && !cstf_scan(buf, n, idb, first))
+		if (n == mf->cf_bits / 8 && !cstf_scan(buf, n, mf->port.tpiu, idb, first))
 			for (int c = 0; c < mf->ncores; c++)
 				bytes[c] = idb[mf->port.trace_id[c]];
 		free(buf);
@@ -1054,7 +1054,10 @@ static int port_only(const char *dir, const struct st_manifest *mf, int json)
 	} else {
 		printf("recording %s: a trace port's (%s%s), %llu bytes, no statistics of the run "
 		       "(registers, data and timing are not traced)\n",
-		       dir, names[mf->port.kind], mf->port.framed ? " in CoreSight formatter frames" : "",
+		       dir, names[mf->port.kind],
+		       mf->port.tpiu	   ? " in CoreSight formatter frames from a TPIU"
+		       : mf->port.framed ? " in CoreSight formatter frames"
+					 : "",
 		       (unsigned long long)(mf->cf_bits / 8));
 		printf("  %d cores (%s), %llu instructions traced\n\n", mf->ncores,
 		       isa_model_info(mf->model)->name, (unsigned long long)total);

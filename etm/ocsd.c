@@ -185,7 +185,9 @@ static int decode(const char *name, const void *ocfg, size_t cfg_size, const uin
 	d.fn = fn;
 	d.flags = flags;
 	t = ocsd_create_dcd_tree(framed ? OCSD_TRC_SRC_FRAME_FORMATTED : OCSD_TRC_SRC_SINGLE,
-				 framed ? OCSD_DFRMTR_FRAME_MEM_ALIGN : 0);
+				 framed == 2 ? OCSD_DFRMTR_HAS_FSYNCS
+				 : framed    ? OCSD_DFRMTR_FRAME_MEM_ALIGN
+					     : 0);
 	if (t == C_API_INVALID_TREE_HANDLE)
 		return error("etm ocsd: trace ID 0x%x: cannot create an OpenCSD decode tree",
 			     trace_id);
@@ -341,9 +343,11 @@ int etm_ocsd_decode_src(const struct etm_ocsd_src *src, int n, int framed, unsig
 
 	if (n < 1 || n > 128 || (!framed && n != 1))
 		return error("etm ocsd: %d sources in one %s", n, framed ? "capture" : "raw stream");
-	if (framed && len % 16)
+	if (framed == 1 && len % 16)
 		return error("etm ocsd: a capture of %zu bytes is no whole number of 16-byte frames",
 			     len);
+	if (framed == 2)
+		len -= len % 4; /* a TPIU's: 4-byte aligned, the part frame at the end left out */
 	for (int i = 0; i < n; i++) {
 		if (src[i].v3 != src[0].v3)
 			return error("etm ocsd: ETMv3 and ETMv4 sources in one capture");

@@ -86,7 +86,9 @@ struct etm_ocsd_src {
 
 /*
  * n sources (framed: n ETMv4 or n ETMv3 sources in one capture of
- * formatter frames, each with its trace ID; else n = 1 and a raw stream).
+ * formatter frames, each with its trace ID: 1 memory aligned (ETB/ETR),
+ * 2 a TPIU's with FSYNCs between frames, found from the first FSYNC on;
+ * else n = 1 and a raw stream).
  * 0 / -1 as etm_ocsd_decode.
  */
 int etm_ocsd_decode_src(const struct etm_ocsd_src *src, int n, int framed, unsigned flags,

@@ -8,6 +8,8 @@
 #include "etm/port.h"
 
 #define FRAME_BURST 16 /* a core's bytes go into the frames 16 at a time */
+/* a TPIU's frame synchronisation: an FSYNC before every 16th frame (FSCR) */
+#define TPIU_FSYNC_PERIOD 16
 
 struct rec_port {
 	struct st_port_cfg cfg;
@@ -72,6 +74,8 @@ struct rec_port *rec_port_new(const struct st_port_cfg *cfg, int ncores, const c
 		rec_port_free(p);
 		return NULL;
 	}
+	if (p->frames && cfg->tpiu)
+		cstf_set_fsync(p->frames, TPIU_FSYNC_PERIOD);
 	return p;
 }
 

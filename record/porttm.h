@@ -4,7 +4,8 @@
  * ETMv4, ETMv3.5 or MTB (etm/port), fed each step of the core as it
  * retires, and, when framed, a CoreSight formatter (etm/cstf) that merges
  * the cores' ETM bytes as a funnel drains their FIFOs: a core's new bytes
- * go into the frames once there are 16 of them, with the core's trace ID.
+ * go into the frames once there are 16 of them, with the core's trace ID
+ * (tpiu: as a TPIU sends them, an FSYNC before every 16th frame).
  * The trace is held in memory (as an ETB/ETR or the MTB's SRAM holds it)
  * and written to the recording when the run ends.
  */
@@ -21,7 +22,7 @@
 struct rec_port;
 
 /*
- * cfg: kind, framed, sync_period, v8m and trace_id[] of the manifest's
+ * cfg: kind, framed, tpiu, sync_period, v8m and trace_id[] of the manifest's
  * [port]; elf: the program (its load image classifies the instructions);
  * reset_pc: each core's PC at reset. NULL with an error (bad settings,
  * the ELF).

@@ -481,7 +481,7 @@ static int check_ids(struct tr *t, const uint8_t *data, size_t len)
 {
 	uint64_t bytes[128], first[128];
 
-	if (cstf_scan(data, len, bytes, first))
+	if (cstf_scan(data, len, t->mf->port.tpiu, bytes, first))
 		return error("%s: the capture is not CoreSight formatter frames", t->file);
 	for (int id = 1; id < 128; id++) {
 		int known = 0;
@@ -544,7 +544,16 @@ int rpl_etm_path(const struct st_manifest *mf, const char *elf_path, const uint8
 	} else if (mf->port.framed) {
 		if (check_ids(&t, data, len))
 			goto out;
-		if (etm_ocsd_decode_src(src, mf->ncores, 1, ETM_OCSD_MARKS, &im.mem, data, len,
+		/*
+		 * a TPIU's: OpenCSD wants the data from an FSYNC on, 4-byte aligned
+		 * (a probe may have started capturing anywhere in a frame)
+		 */
+		size_t o = mf->port.tpiu ? cstf_tpiu_start(data, len) : 0;
+
+		for (int c = 0; c < mf->ncores; c++)
+			t.c[c].base = o;
+		if (etm_ocsd_decode_src(src, mf->ncores, mf->port.tpiu ? 2 : 1, ETM_OCSD_MARKS,
+					&im.mem, data + o, (len - o) & ~(size_t)3,
 					on_elem)) {
 			error("%s: the capture of %d cores' frames cannot be decoded (above)", file,
 			      mf->ncores);

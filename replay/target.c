@@ -450,7 +450,9 @@ static int mon_info(struct rpl_target *s, const char *arg, out_fn *out, void *ct
 		outf(out, ctx, "control flow: a trace port, %s, %zu bytes%s, decoded by OpenCSD; "
 		     "sync period %u, trace IDs", m->port.kind == ST_PORT_ETM4 ? "ETMv4"
 		     : m->port.kind == ST_PORT_ETM3 ? "ETMv3.5" : "MTB", (size_t)(m->cf_bits / 8),
-		     m->port.framed ? " of CoreSight formatter frames" : " (raw streams)",
+		     m->port.tpiu     ? " of CoreSight formatter frames from a TPIU"
+		     : m->port.framed ? " of CoreSight formatter frames"
+				      : " (raw streams)",
 		     m->port.sync_period);
 		for (int c = 0; c < m->ncores; c++)
 			outf(out, ctx, "%s0x%02x", c ? "," : " ", m->port.trace_id[c]);

@@ -104,6 +104,7 @@ static const struct mf_key cf_port_keys[] = {
 
 static const struct mf_key port_keys[] = {
     {K("framed", MF_BOOL, port.framed)},
+    {K("tpiu", MF_BOOL, port.tpiu)},
     {K("sync_period", MF_UINT, port.sync_period)},
     {K("v8m", MF_BOOL, port.v8m)},
     {K("trace_ids", MF_IDS, port.trace_id)},
@@ -780,6 +781,9 @@ static int check_section(const struct mf_reader *rd, const struct mf_section *s,
 		    (m->port.sync_period & (m->port.sync_period - 1)))
 			return error("%s: [port] sync_period = %u: not a power of 2 in 256..2^20",
 				     rd->name, m->port.sync_period);
+		if (m->port.tpiu && !m->port.framed)
+			return error("%s: [port] tpiu = 1: a TPIU sends formatter frames (framed = 0)",
+				     rd->name);
 		if (m->port.framed && m->port.kind == ST_PORT_MTB)
 			return error("%s: [port] framed = 1: an MTB is read from SRAM, not through "
 				     "the formatter", rd->name);
@@ -1100,7 +1104,7 @@ out:
 
 int st_import_cfg_read(const char *path, struct st_import_cfg *out)
 {
-	static const char *const keys[] = {"format", "cores", "framed", "trace_ids",
+	static const char *const keys[] = {"format", "cores", "framed", "tpiu", "trace_ids",
 					   "sync_period", "arch", "cpu", "core_bytes"};
 	struct mf_reader rd = {path, NULL};
 	struct st_import_cfg c;
@@ -1155,6 +1159,17 @@ int st_import_cfg_read(const char *path, struct st_import_cfg *out)
 		bad(&rd, "trace", "framed", v, "an MTB buffer is read from SRAM, not through the "
 		    "formatter");
 		goto out;
+	}
+	if ((v = iniparser_getstring(rd.d, "trace:tpiu", NULL))) {
+		if (strcmp(v, "0") && strcmp(v, "1")) {
+			bad(&rd, "trace", "tpiu", v, "not 0 or 1");
+			goto out;
+		}
+		c.port.tpiu = v[0] == '1';
+		if (c.port.tpiu && !c.port.framed) {
+			bad(&rd, "trace", "tpiu", v, "a TPIU sends formatter frames: framed = 1");
+			goto out;
+		}
 	}
 	if (!(v = get(&rd, "trace", "trace_ids")))
 		goto out;

@@ -42,6 +42,7 @@
  *   bits = 8 x its bytes
  *   [port]                      ; only then
  *   framed = 1                  ; CoreSight formatter frames, a trace ID per core
+ *   tpiu = 0                    ; 1: as a TPIU sends them (FSYNCs between frames)
  *   sync_period = 4096          ; TRCSYNCPR / ETMSYNCFR, in bytes
  *   v8m = 0                     ; OpenCSD's ETMv4 decoder told ARMv8-M
  *   trace_ids = 0x10,0x11       ; one per core
@@ -88,6 +89,7 @@ enum st_port { ST_PORT_NONE, ST_PORT_ETM4, ST_PORT_ETM3, ST_PORT_MTB };
 struct st_port_cfg {
 	enum st_port kind;
 	int framed;	      /* one capture of CoreSight formatter frames */
+	int tpiu;	      /* ... as a TPIU sends them: FSYNCs between frames */
 	unsigned sync_period; /* bytes, a power of 2, 256..2^20 */
 	int v8m;
 	uint8_t trace_id[ST_CF_MAX_CORES];
@@ -159,6 +161,7 @@ int st_manifest_read(const char *path, struct st_manifest *m) MUST_CHECK;
  *   format = etm4        ; etm4 | etm3 | mtb
  *   cores = 2            ; 1..8
  *   framed = 1           ; 0: raw streams, one per core, one after the other
+ *   tpiu = 0             ; optional: 1, the frames as a TPIU sends them
  *   trace_ids = 0x10,0x11
  *   sync_period = 4096   ; optional (default 4096)
  *   arch = v7m           ; optional: v7m | v8m (default from the core model)

@@ -43,7 +43,8 @@ test_expect_success 'the suite: every ETM recording replays to the truth, 0 diff
 		 "systick-m33-O2 2" "irq-m3-O2 1" "irq-m33-O2 1"; do
 		set -- $w &&
 		ids=$(seq -s, 33 $((32 + $2))) &&
-		for e in "etm4" "etm4 --port-framed --trace-ids $ids" "etm3" "etm3 --port-framed" "mtb"; do
+		for e in "etm4" "etm4 --port-framed --trace-ids $ids" "etm4 --port-tpiu" \
+			 "etm3" "etm3 --port-framed" "etm3 --port-tpiu --trace-ids $ids" "mtb"; do
 			rm -rf s &&
 			"$RAPTOR" record "$GUEST/$1.elf" --cores $2 --truth --cf-enc $e \
 				--port-sync 1024 -q -o s >/dev/null &&
@@ -54,7 +55,7 @@ test_expect_success 'the suite: every ETM recording replays to the truth, 0 diff
 		done
 	done &&
 	echo "$total instructions compared, 0 differences" &&
-	test $total -gt 2000000
+	test $total -gt 5000000
 '
 
 test_expect_success 'framed: the trace IDs are in the manifest; the capture is whole frames' '
@@ -64,6 +65,16 @@ test_expect_success 'framed: the trace IDs are in the manifest; the capture is w
 	grep -q "^framed = 1$" rf/manifest.ini &&
 	test $(( $(stat -c %s rf/cf.bin) % 16 )) = 0 &&
 	./verify rf >/dev/null
+'
+
+test_expect_success 'tpiu: an FSYNC (ff ff ff 7f) before the first frame and every 16th' '
+	"$RAPTOR" record "$GUEST/systick-m3-O2.elf" --cores 2 --cf-enc etm4 --port-tpiu -q -o rt >/dev/null &&
+	grep -q "^framed = 1$" rt/manifest.ini && grep -q "^tpiu = 1$" rt/manifest.ini &&
+	size=$(stat -c %s rt/cf.bin) &&
+	frames=$(( (size - 4 * ((size / 16 + 15) / 16)) / 16 )) &&
+	test $((frames * 16 + 4 * ((frames + 15) / 16))) = $size &&
+	test "$(od -An -tx1 -N4 rt/cf.bin | tr -d " ")" = ffffff7f &&
+	test "$(od -An -tx1 -j $((4 + 16 * 16)) -N4 rt/cf.bin | tr -d " ")" = ffffff7f
 '
 
 test_expect_success 'mtb: each core'"'"'s buffer, 8 bytes a packet, as etmcheck writes it' '

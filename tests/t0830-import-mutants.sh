@@ -12,6 +12,9 @@ test_expect_success 'setup: the board records what a probe would capture (framed
 		--trace-ids 0x21,0x22 --port-sync 512 -q -o f3 >/dev/null &&
 	"$RAPTOR" record "$ELF" --cores 2 --truth --cf-enc etm4 --port-sync 512 -q -o r4 >/dev/null &&
 	"$RAPTOR" record "$ELF" --cores 2 --truth --cf-enc mtb -q -o rm >/dev/null &&
+	"$RAPTOR" record "$ELF" --cores 2 --truth --cf-enc etm4 --port-tpiu \
+		--trace-ids 0x21,0x22 --port-sync 256 -q -o t4 >/dev/null &&
+	printf "[trace]\nformat = etm4\ncores = 2\nframed = 1\ntpiu = 1\ntrace_ids = 0x21,0x22\n" >t4.ini &&
 	printf "[trace]\nformat = mtb\ncores = 2\nframed = 0\ntrace_ids = 0x10,0x11\ncore_bytes = %s\n" \
 		"$(sed -n "s/^core_bytes = //p" rm/manifest.ini)" >rm.ini &&
 	printf "[trace]\nformat = etm4\ncores = 2\nframed = 1\ntrace_ids = 0x21,0x22\nsync_period = 512\n" >c4.ini &&
@@ -107,6 +110,28 @@ test_expect_success 'a capture that starts after reset: a gap first, aligned wit
 	grep -q "registers and memory not traced, 0 differences" out
 '
 
+# a probe on a TPIU port starts capturing anywhere: inside a frame, in the
+# middle of the run; it may stop inside a frame too
+test_expect_success 'a TPIU capture from any byte on: the frames found at the first FSYNC, each core from its first sync, gaps aligned with the truth' '
+	{ head -c 7 /dev/urandom; cat t4/cf.bin; head -c 5 /dev/urandom; } >tw.bin &&
+	"$RAPTOR" import tw.bin --elf "$ELF" --config t4.ini -o itw 2>out &&
+	grep -q "core 1 (trace ID 0x22): [0-9]* instructions, 16 exceptions, 0 gaps" out &&
+	./with_truth itw t4 &&
+	"$RAPTOR" replay itw --verify 2>out && grep -q ", 0 differences" out &&
+	tail -c +1002 t4/cf.bin >tl.bin &&
+	"$RAPTOR" import tl.bin --elf "$ELF" --config t4.ini -o itl 2>out &&
+	grep -q "core 0 (trace ID 0x21): [1-9][0-9]* instructions, [0-9]* exceptions, 1 gaps" out &&
+	grep -q "core 1 (trace ID 0x22): [1-9][0-9]* instructions, [0-9]* exceptions, 1 gaps" out &&
+	./with_truth itl t4 &&
+	"$RAPTOR" replay itl --verify 2>out &&
+	grep -q "trace port: 2 gaps the trace marks" out && grep -q ", 0 differences" out &&
+	"$RAPTOR" stat itl >out &&
+	grep -q "ETMv4 in CoreSight formatter frames from a TPIU" out &&
+	head -c 3000 /dev/zero >z.bin &&
+	test_expect_code 1 "$RAPTOR" import z.bin --elf "$ELF" --config t4.ini -o x 2>err &&
+	grep -q "no frame synchronisation (FSYNC" err && ! test -e x
+'
+
 # a capture's bytes lost mid-stream (a FIFO drained too late), and an
 # ETMv4 Overflow packet (05) where bytes were lost: OpenCSD loses sync or
 # restarts, resynchronises at the next A-sync; the replay marks a gap and
@@ -171,9 +196,9 @@ EOF2
 chmod +x mutant
 export ELF
 
-test_expect_success 'mutation campaign over framed ETMv4 and ETMv3 captures: every mutant refused clearly or replayed, never a crash or hang' '
+test_expect_success 'mutation campaign over framed ETMv4 and ETMv3 captures and a TPIU'"'"'s: every mutant refused clearly or replayed, never a crash or hang' '
 	: >results &&
-	for base in f4:c4.ini f3:c3.ini; do
+	for base in f4:c4.ini f3:c3.ini t4:t4.ini; do
 		b=${base%:*} c=${base#*:} &&
 		size=$(stat -c %s $b/cf.bin) &&
 		for op in flip garbage zeroes dropframe truncate; do
@@ -186,7 +211,7 @@ test_expect_success 'mutation campaign over framed ETMv4 and ETMv3 captures: eve
 	awk "{ n[\$3]++ } END { for (k in n) printf \"%s %d\\n\", k, n[k] }" results | sort &&
 	echo "$(wc -l <results) mutants" &&
 	! grep BAD results &&
-	test $(wc -l <results) = 120 &&
+	test $(wc -l <results) = 180 &&
 	grep -q " error$" results
 '
 

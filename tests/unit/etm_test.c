@@ -471,16 +471,16 @@ static void test_cstf(void)
 	/* the scan finds each source's data bytes and where they start */
 	uint64_t nb[128], first[128];
 
-	int sk = cstf_scan(data, n, nb, first);
+	int sk = cstf_scan(data, n, 0, nb, first);
 
 	tap_ok(!sk && nb[0x10] == n0 && nb[0x11] == n1 && first[0x10] == 1 && nb[0x12] == 0,
 	       "cstf_scan: %llu and %llu bytes of IDs 0x10 and 0x11, as put",
 	       (unsigned long long)nb[0x10], (unsigned long long)nb[0x11]);
-	tap_ok(!cstf_scan(want2, 16, nb, first) && nb[0x10] == 2 && first[0x10] == 1 &&
+	tap_ok(!cstf_scan(want2, 16, 0, nb, first) && nb[0x10] == 2 && first[0x10] == 1 &&
 		   nb[0x11] == 2 && first[0x11] == 4,
 	       "cstf_scan: the previous-ID flag gives byte 3 to 0x10, 0x11 starts at byte 4");
 	error_quiet(1);
-	tap_ok(cstf_scan(data, n - 3, nb, first) == -1, "cstf_scan: no part frame");
+	tap_ok(cstf_scan(data, n - 3, 0, nb, first) == -1, "cstf_scan: no part frame");
 	error_quiet(-1);
 
 	/*
