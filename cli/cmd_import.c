@@ -218,8 +218,13 @@ int cmd_import(int argc, char **argv)
 		for (int c = 0; c < cfg.ncores; c++)
 			sum += cfg.port.bytes[c];
 		if (sum != (uint64_t)st.st_size)
-			return error("%s: %llu bytes, but %s's core_bytes add up to %llu", capture,
-				     (unsigned long long)st.st_size, conf, (unsigned long long)sum),
+			return error("%s: %llu bytes, but %s's core_bytes add up to %llu (%s at "
+				     "byte %llu?)",
+				     capture, (unsigned long long)st.st_size, conf,
+				     (unsigned long long)sum,
+				     sum > (uint64_t)st.st_size ? "truncated" : "something else",
+				     (unsigned long long)(sum > (uint64_t)st.st_size ? st.st_size
+										    : sum)),
 			       1;
 	}
 	if (mkdir(dir, 0777) && !(errno == EEXIST && force))

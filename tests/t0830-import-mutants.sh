@@ -1,6 +1,6 @@
 #!/bin/sh
 . "$(dirname "$0")/lib.sh"
-test_description 'raptor import: captures from a probe (raw ETM streams, CoreSight frames) become recordings that replay to the truth; bad configurations and captures are refused clearly; a mutation campaign over framed captures'
+test_description 'raptor import: captures from a probe (raw ETM streams, CoreSight frames as an ETB stores them or a TPIU sends them, MTB buffers) become recordings that replay to the truth; bad configurations and captures are refused clearly; a mutation campaign over framed captures and MTB buffers'
 test_require "$RAPTOR" od dd awk timeout
 
 ELF=$GUEST/systick-m3-O2.elf
@@ -196,9 +196,9 @@ EOF2
 chmod +x mutant
 export ELF
 
-test_expect_success 'mutation campaign over framed ETMv4 and ETMv3 captures and a TPIU'"'"'s: every mutant refused clearly or replayed, never a crash or hang' '
+test_expect_success 'mutation campaign over framed ETMv4 and ETMv3 captures, a TPIU'"'"'s and MTB buffers: every mutant refused clearly or replayed, never a crash or hang' '
 	: >results &&
-	for base in f4:c4.ini f3:c3.ini t4:t4.ini; do
+	for base in f4:c4.ini f3:c3.ini t4:t4.ini rm:rm.ini; do
 		b=${base%:*} c=${base#*:} &&
 		size=$(stat -c %s $b/cf.bin) &&
 		for op in flip garbage zeroes dropframe truncate; do
@@ -211,7 +211,7 @@ test_expect_success 'mutation campaign over framed ETMv4 and ETMv3 captures and 
 	awk "{ n[\$3]++ } END { for (k in n) printf \"%s %d\\n\", k, n[k] }" results | sort &&
 	echo "$(wc -l <results) mutants" &&
 	! grep BAD results &&
-	test $(wc -l <results) = 180 &&
+	test $(wc -l <results) = 240 &&
 	grep -q " error$" results
 '
 
