@@ -13,6 +13,8 @@
 
 #include "board/board.h"
 #include "cli/cli.h"
+#include "etm/etm3.h"
+#include "etm/etm4.h"
 #include "replay/etmpath.h"
 #include "replay/replay.h"
 #include "streams/manifest.h"
@@ -136,6 +138,34 @@ static int write_rec(const char *dir, const char *elf, const char *capture,
 	m.cf_on = 1;
 	m.port = cfg->port;
 	m.port.v8m = cfg->arch >= 0 ? cfg->arch : model == ISA_CORTEX_M33;
+	if (cfg->regs_given) {
+		/* the probe's dump; what it lacks, the modelled unit's values */
+		uint32_t model_regs[5] = {0};
+
+		if (cfg->port.kind == ST_PORT_ETM4) {
+			struct etm4_cfg c4 = {0x10, cfg->port.sync_period, m.port.v8m};
+			struct etm4_regs r4;
+
+			etm4_regs(&c4, &r4);
+			model_regs[0] = r4.idr0;
+			model_regs[1] = r4.idr1;
+			model_regs[2] = r4.idr2;
+			model_regs[3] = r4.idr8;
+			model_regs[4] = r4.configr;
+		} else {
+			struct etm3_cfg c3 = {0x10, cfg->port.sync_period};
+			struct etm3_regs r3;
+
+			etm3_regs(&c3, &r3);
+			model_regs[0] = r3.idr;
+			model_regs[1] = r3.ctrl;
+			model_regs[2] = r3.ccer;
+		}
+		for (int i = 0; i < 5; i++)
+			if (!(cfg->regs_given >> i & 1))
+				m.port.regs[i] = model_regs[i];
+		m.port.have_regs = 1;
+	}
 	if (m.port.framed)
 		memset(m.port.bytes, 0, sizeof(m.port.bytes));
 	m.cf_bits = 8 * size;

@@ -355,6 +355,17 @@ int etm_ocsd_decode_src(const struct etm_ocsd_src *src, int n, int framed, unsig
 			etmv3_cfg(&src[i].c3, &o3[i]);
 		else
 			etmv4_cfg(&src[i].c4, &o4[i]);
+		if (src[i].have_regs && src[i].v3) {
+			o3[i].reg_idr = src[i].regs[0];
+			o3[i].reg_ctrl = src[i].regs[1];
+			o3[i].reg_ccer = src[i].regs[2];
+		} else if (src[i].have_regs) {
+			o4[i].reg_idr0 = src[i].regs[0];
+			o4[i].reg_idr1 = src[i].regs[1];
+			o4[i].reg_idr2 = src[i].regs[2];
+			o4[i].reg_idr8 = src[i].regs[3];
+			o4[i].reg_configr = src[i].regs[4];
+		}
 		id[i] = src[i].v3 ? src[i].c3.trace_id : src[i].c4.trace_id;
 		ctx[i] = src[i].ctx;
 	}

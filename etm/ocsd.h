@@ -71,6 +71,13 @@ struct etm_ocsd_src {
 	struct etm4_cfg c4;
 	struct etm3_cfg c3;
 	void *ctx;
+	/*
+	 * have_regs: OpenCSD gets these instead of what c4 / c3 imply (a
+	 * probe's dump): ETMv4 TRCIDR0, TRCIDR1, TRCIDR2, TRCIDR8, TRCCONFIGR;
+	 * ETMv3 ETMIDR, ETMCR, ETMCCER; the trace ID stays c4's / c3's
+	 */
+	int have_regs;
+	uint32_t regs[5];
 };
 
 /*

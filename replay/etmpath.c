@@ -522,7 +522,8 @@ int rpl_etm_path(const struct st_manifest *mf, const char *elf_path, const uint8
 	t.st = st;
 	for (int c = 0; c < mf->ncores; c++) {
 		t.c[c] = (struct core_tr){.t = &t, .core = c};
-		src[c] = (struct etm_ocsd_src){.v3 = t.v3, .ctx = &t.c[c]};
+		src[c] = (struct etm_ocsd_src){.v3 = t.v3, .ctx = &t.c[c], .have_regs = mf->port.have_regs};
+		memcpy(src[c].regs, mf->port.regs, sizeof(src[c].regs));
 		src[c].c4 =
 		    (struct etm4_cfg){mf->port.trace_id[c], mf->port.sync_period, mf->port.v8m};
 		src[c].c3 = (struct etm3_cfg){mf->port.trace_id[c], mf->port.sync_period};

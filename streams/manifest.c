@@ -49,6 +49,7 @@ enum mf_kind {
 	MF_REG,	   /* 32-bit register: off is the register number */
 	MF_IDS,	   /* a trace ID per core, 0x01..0x6f -> port.trace_id */
 	MF_BYTES,  /* a byte count per core -> port.bytes */
+	MF_REGS,   /* model | NAME=0x..,... -> port.have_regs, port.regs */
 };
 
 struct mf_key {
@@ -109,7 +110,17 @@ static const struct mf_key port_keys[] = {
     {K("v8m", MF_BOOL, port.v8m)},
     {K("trace_ids", MF_IDS, port.trace_id)},
     {K("core_bytes", MF_BYTES, port.bytes)},
+    {K("etm_regs", MF_REGS, port.regs)},
 };
+
+const char *const *st_port_reg_names(enum st_port kind, int *n)
+{
+	static const char *const r4[] = {"idr0", "idr1", "idr2", "idr8", "configr"};
+	static const char *const r3[] = {"idr", "cr", "ccer"};
+
+	*n = kind == ST_PORT_ETM4 ? 5 : kind == ST_PORT_ETM3 ? 3 : 0;
+	return kind == ST_PORT_ETM3 ? r3 : r4;
+}
 
 const char *st_port_name(enum st_port p)
 {
@@ -371,6 +382,20 @@ static int format_value(const struct st_manifest *m, const struct mf_key *k, int
 			 : m->port.kind != ST_PORT_NONE ? st_port_name(m->port.kind)
 							 : st_cf_enc_name(st_cf_format_enc(&m->cf)));
 		return 0;
+	case MF_REGS: {
+		int n;
+		const char *const *names = st_port_reg_names(m->port.kind, &n);
+		size_t o = 0;
+
+		if (!m->port.have_regs || !n) {
+			snprintf(buf, len, "model");
+			return 0;
+		}
+		for (int i = 0; i < n && o < len; i++)
+			o += snprintf(buf + o, len - o, "%s%s=0x%08x", i ? "," : "", names[i],
+				      m->port.regs[i]);
+		return 0;
+	}
 	case MF_IDS:
 	case MF_BYTES: {
 		size_t o = 0;
@@ -733,6 +758,48 @@ static int parse_value(const struct mf_reader *rd, const char *sec, const struct
 			return -1;
 		m->regs[core][k->off] = (uint32_t)v;
 		return 0;
+	case MF_REGS: {
+		int n, seen = 0, r;
+		const char *const *names = st_port_reg_names(m->port.kind, &n);
+		const char *p = val;
+
+		if (!strcmp(val, "model")) {
+			m->port.have_regs = 0;
+			return 0;
+		}
+		if (!n)
+			return bad(rd, sec, key, val, "an MTB has no registers to give: 'model'");
+		while (*p) {
+			size_t l = strcspn(p, "=,"), vl;
+			char item[32];
+			int i;
+
+			for (i = 0; i < n && (strlen(names[i]) != l || strncmp(p, names[i], l)); i++)
+				;
+			if (i == n || p[l] != '=')
+				return bad(rd, sec, key, val, "'%.*s' is not one of the %s registers",
+					   (int)l, p, st_port_name(m->port.kind));
+			p += l + 1;
+			vl = strcspn(p, ",");
+			snprintf(item, sizeof(item), "%.*s", (int)(vl < sizeof(item) ? vl : 31), p);
+			error_quiet(1);
+			r = parse_number(rd, sec, key, item, 0, UINT32_MAX, &v);
+			error_quiet(-1);
+			if (r)
+				return bad(rd, sec, key, val, "%s's '%s' is not a 32-bit value", names[i],
+					   item);
+			m->port.regs[i] = (uint32_t)v;
+			seen |= 1 << i;
+			p += vl;
+			if (*p == ',')
+				p++;
+		}
+		if (seen != (1 << n) - 1)
+			return bad(rd, sec, key, val, "not every register of the %s: 'model', or all "
+				   "%d", st_port_name(m->port.kind), n);
+		m->port.have_regs = 1;
+		return 0;
+	}
 	case MF_IDS:
 	case MF_BYTES: {
 		char item[32];
@@ -1104,8 +1171,13 @@ out:
 
 int st_import_cfg_read(const char *path, struct st_import_cfg *out)
 {
-	static const char *const keys[] = {"format", "cores", "framed", "tpiu", "trace_ids",
-					   "sync_period", "arch", "cpu", "core_bytes"};
+	static const char *const keys[] = {"format",	 "cores",      "framed",   "tpiu",
+					   "trace_ids",	 "sync_period", "arch",	   "cpu",
+					   "core_bytes", "trcidr0",    "trcidr1",  "trcidr2",
+					   "trcidr8",	 "trcconfigr", "etmidr",   "etmcr",
+					   "etmccer"};
+	static const char *const r4[] = {"trcidr0", "trcidr1", "trcidr2", "trcidr8", "trcconfigr"};
+	static const char *const r3[] = {"etmidr", "etmcr", "etmccer"};
 	struct mf_reader rd = {path, NULL};
 	struct st_import_cfg c;
 	const char *v;
@@ -1199,6 +1271,40 @@ int st_import_cfg_read(const char *path, struct st_import_cfg *out)
 			goto out;
 		}
 		c.arch = !strcmp(v, "v8m");
+	}
+	/* the probe's dump of the registers: those not given keep the modelled values */
+	for (int i = 0; i < 5; i++) {
+		char full[32];
+		const char *other = i < 3 ? r3[i] : NULL;
+
+		snprintf(full, sizeof(full), "trace:%s", r4[i]);
+		if (iniparser_getstring(rd.d, full, NULL) && c.port.kind != ST_PORT_ETM4) {
+			bad(&rd, "trace", r4[i], iniparser_getstring(rd.d, full, ""),
+			    "an ETMv4 register, and the format is %s", st_port_name(c.port.kind));
+			goto out;
+		}
+		snprintf(full, sizeof(full), "trace:%s", other ? other : "");
+		if (other && iniparser_getstring(rd.d, full, NULL) && c.port.kind != ST_PORT_ETM3) {
+			bad(&rd, "trace", other, iniparser_getstring(rd.d, full, ""),
+			    "an ETMv3 register, and the format is %s", st_port_name(c.port.kind));
+			goto out;
+		}
+	}
+	if (c.port.kind != ST_PORT_MTB) {
+		int nr = c.port.kind == ST_PORT_ETM4 ? 5 : 3;
+		const char *const *names = c.port.kind == ST_PORT_ETM4 ? r4 : r3;
+
+		for (int i = 0; i < nr; i++) {
+			char full[32];
+
+			snprintf(full, sizeof(full), "trace:%s", names[i]);
+			if (!(v = iniparser_getstring(rd.d, full, NULL)))
+				continue;
+			if (parse_number(&rd, "trace", names[i], v, 0, UINT32_MAX, &n))
+				goto out;
+			c.regs_given |= 1u << i;
+			c.port.regs[i] = (uint32_t)n;
+		}
 	}
 	if ((v = iniparser_getstring(rd.d, "trace:cpu", NULL)))
 		snprintf(c.cpu, sizeof(c.cpu), "%s", v);

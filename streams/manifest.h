@@ -47,6 +47,8 @@
  *   v8m = 0                     ; OpenCSD's ETMv4 decoder told ARMv8-M
  *   trace_ids = 0x10,0x11       ; one per core
  *   core_bytes = 1234,567       ; not framed: each core's bytes, one after the other
+ *   etm_regs = model            ; or the probe's dump: idr0=0x..,idr1=..,idr2=..,idr8=..,
+ *                               ; configr=.. (etm4), idr=..,cr=..,ccer=.. (etm3)
  *   [lv]
  *   encoding = cfiat            ; nxlv | cfiat | mc2rt | cfiata | none
  *   timed = 1
@@ -94,6 +96,14 @@ struct st_port_cfg {
 	int v8m;
 	uint8_t trace_id[ST_CF_MAX_CORES];
 	uint64_t bytes[ST_CF_MAX_CORES]; /* not framed: each core's part of the file */
+	/*
+	 * have_regs: the trace units' ID and configuration registers as a
+	 * probe dumped them (raptor import), given to OpenCSD instead of the
+	 * modelled ones (docs/ETM.md): ETMv4 TRCIDR0, TRCIDR1, TRCIDR2,
+	 * TRCIDR8, TRCCONFIGR; ETMv3 ETMIDR, ETMCR, ETMCCER (regs[0..2])
+	 */
+	int have_regs;
+	uint32_t regs[5];
 };
 /* "etm4", "etm3", "mtb" */
 const char *st_port_name(enum st_port p);
@@ -106,6 +116,8 @@ int st_port_parse(const char *s, enum st_port *p) MUST_CHECK;
  * error quoting the bad item.
  */
 int st_port_parse_ids(const char *s, uint8_t *ids, int max, int *n) MUST_CHECK;
+/* The names of kind's dumpable registers (n of them: 5 for ETMv4, 3 for ETMv3, 0 for the MTB). */
+const char *const *st_port_reg_names(enum st_port kind, int *n);
 
 struct st_manifest {
 	int complete;			/* state = complete (1) / partial (0) */
@@ -167,16 +179,20 @@ int st_manifest_read(const char *path, struct st_manifest *m) MUST_CHECK;
  *   arch = v7m           ; optional: v7m | v8m (default from the core model)
  *   cpu = m3             ; optional: the core model (default from the ELF)
  *   core_bytes = 10,20   ; raw streams of several cores: each core's bytes
+ *   trcidr0, trcidr1, trcidr2, trcidr8, trcconfigr   ; optional (etm4): the
+ *   etmidr, etmcr, etmccer                           ; probe's dump (etm3)
  *
  * Strict: an unknown section or key, a missing one, a bad value is an
  * error naming the file, the key and the value.
  */
 struct st_import_cfg {
-	struct st_port_cfg port; /* kind, framed, sync_period, trace_id, bytes */
+	struct st_port_cfg port; /* kind, framed, tpiu, sync_period, trace_id, bytes, regs */
 	int ncores;
 	int arch;     /* -1: not given; 0 v7m, 1 v8m */
 	char cpu[16]; /* "": not given */
 	int have_bytes;
+	/* bit i: port.regs[i] was given (st_port_reg_names order); the caller fills the rest */
+	unsigned regs_given;
 };
 int st_import_cfg_read(const char *path, struct st_import_cfg *out) MUST_CHECK;
 

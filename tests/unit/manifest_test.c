@@ -133,6 +133,9 @@ static const char *diff(const struct st_manifest *a, const struct st_manifest *b
 	SAME(port.v8m);
 	SAME(port.trace_id);
 	SAME(port.bytes);
+	SAME(port.tpiu);
+	SAME(port.have_regs);
+	SAME(port.regs);
 	SAME(lv_on);
 	SAME(lv);
 	SAME(cache);
@@ -374,6 +377,11 @@ static void cfg_etm3_framed(struct st_manifest *m)
 	m->lv_on = 0;
 	m->port.kind = ST_PORT_ETM3;
 	m->port.framed = 1;
+	m->port.tpiu = 1;
+	m->port.have_regs = 1;
+	m->port.regs[0] = 0x4110f250;
+	m->port.regs[1] = 0x1000;
+	m->port.regs[2] = 0x7;
 	m->cf_bits = 8 * 32;
 }
 
@@ -390,7 +398,7 @@ static void test_round_trips(void)
 	    {"2 cores, TR_b only", cfg_cf_only},
 	    {"5 cores, untimed CFiat only", cfg_lv_only},
 	    {"3 cores, ETMv4 raw streams, v8m, trace IDs 0x21..", cfg_etm4_raw},
-	    {"2 cores, ETMv3 in formatter frames", cfg_etm3_framed},
+	    {"2 cores, ETMv3 in a TPIU's frames, a register dump", cfg_etm3_framed},
 	};
 	char path[256];
 
@@ -618,6 +626,13 @@ static void test_port_refused(void)
 		     "[cf] timed = '1': unknown key");
 	port_refused("port: [port] missing", "framed = 0\n", "",
 		     "[port] framed is missing");
+	port_refused("port: a register dump that lacks one", "etm_regs = model",
+		     "etm_regs = idr0=0x1,idr1=0x4100f420,idr2=4,idr8=0",
+		     "[port] etm_regs = 'idr0=0x1,idr1=0x4100f420,idr2=4,idr8=0': not every register "
+		     "of the etm4: 'model', or all 5");
+	port_refused("port: an ETMv3 register in an ETMv4's dump", "etm_regs = model",
+		     "etm_regs = idr=0x1", "[port] etm_regs = 'idr=0x1': 'idr' is not one of the "
+		     "etm4 registers");
 }
 
 static void test_accepted(void)
