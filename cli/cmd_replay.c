@@ -163,6 +163,22 @@ int cmd_replay(int argc, char **argv)
 			     !noindex && (!verify || nrandom || npoints), cache, quiet, &at_end, NULL);
 	if (!r)
 		return 1;
+	if ((npoints || nrandom) && rpl_port_stats(r)) {
+		const struct rpl_etm_stats *ps = rpl_port_stats(r);
+		uint64_t gaps = 0;
+
+		for (int i = 0; i < rpl_ncores(r); i++)
+			gaps += ps->gaps[i];
+		if (gaps) {
+			error("replay: %s: --%s compares positions with the truth's, and the %llu "
+			      "gaps of this trace shift them by what ran in them (unknown): "
+			      "--verify aligns the truth at each gap",
+			      argv[optind], npoints ? "check-points" : "random",
+			      (unsigned long long)gaps);
+			rpl_close(r);
+			return 1;
+		}
+	}
 	if (npoints) {
 		s = rpl_check_points(r, (unsigned)npoints, seed, &checks);
 		if (!s && !quiet && rpl_regs_known(r))

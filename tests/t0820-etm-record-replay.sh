@@ -58,6 +58,19 @@ test_expect_success 'the suite: every ETM recording replays to the truth, 0 diff
 	test $total -gt 5000000
 '
 
+test_expect_success 'random access and breakpoint/stepi checks in both directions (checkpoints, reverse) against the truth' '
+	for e in "etm4 --port-framed" "etm3" "mtb"; do
+		rm -rf ra &&
+		"$RAPTOR" record "$GUEST/systick-m3-O2.elf" --cores 2 --truth --cf-enc $e \
+			--port-sync 512 -q -o ra >/dev/null &&
+		"$RAPTOR" replay ra --random 40 --interval 5000 2>out &&
+		grep -q "40 random positions among [0-9]* equal the ground truth" out &&
+		"$RAPTOR" replay ra --check-points 10 --interval 5000 2>out &&
+		grep -q "30 breakpoint and stepi checks in both directions equal the ground truth.s PCs" out || {
+			echo "FAIL [$e]: $(cat out)"; exit 1; }
+	done
+'
+
 test_expect_success 'framed: the trace IDs are in the manifest; the capture is whole frames' '
 	"$RAPTOR" record "$GUEST/racy-m3-O0.elf" --cores 4 --truth --cf-enc etm4 --port-framed \
 		--trace-ids 0x21,0x22,0x23,0x24 -q -o rf >/dev/null &&

@@ -149,6 +149,8 @@ test_expect_success 'a TPIU capture from any byte on: the frames found at the fi
 	grep -q "trace port: 2 gaps the trace marks" out && grep -q ", 0 differences" out &&
 	"$RAPTOR" stat itl >out &&
 	grep -q "ETMv4 in CoreSight formatter frames from a TPIU" out &&
+	test_expect_code 1 "$RAPTOR" replay itl --random 10 2>err &&
+	grep -q "the 2 gaps of this trace shift them" err &&
 	head -c 3000 /dev/zero >z.bin &&
 	test_expect_code 1 "$RAPTOR" import z.bin --elf "$ELF" --config t4.ini -o x 2>err &&
 	grep -q "no frame synchronisation (FSYNC" err && ! test -e x
