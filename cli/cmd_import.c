@@ -289,7 +289,9 @@ int cmd_import(int argc, char **argv)
 				c, cfg.port.trace_id[c], (unsigned long long)rpl_core_insns(r, c),
 				(unsigned long long)ps->exceptions[c],
 				(unsigned long long)ps->gaps[c],
-				ps->lost_at_end[c] ? " (lost at the end)" : "");
+				!ps->lost_at_end[c]		      ? ""
+				: !ps->insns[c] && !ps->gaps[c] ? " (not in the capture at all)"
+								: " (lost at the end)");
 	}
 	rpl_close(r);
 	return 0;

@@ -270,7 +270,9 @@ int cmd_replay(int argc, char **argv)
 			const struct rpl_etm_stats *ps = rpl_port_stats(r);
 
 			for (int i = 0; i < rpl_ncores(r); i++)
-				if (ps->gaps[i] || ps->lost_at_end[i])
+				if (ps->lost_at_end[i] && !ps->insns[i] && !ps->gaps[i])
+					fprintf(stderr, "  core %d: not in the trace at all\n", i);
+				else if (ps->gaps[i] || ps->lost_at_end[i])
 					fprintf(stderr, "  core %d: %llu gaps in its trace%s: the "
 						"instructions in them are unknown\n", i,
 						(unsigned long long)ps->gaps[i],

@@ -298,7 +298,8 @@ static void merge(struct tr *t, struct cfw_path *out)
 		out->v[out->n++] = t->c[best].msgs.v[at[best]++];
 	}
 	for (int c = 0; c < n; c++) {
-		t->st->lost_at_end[c] = t->c[c].gap;
+		/* lost for good, or never in the trace at all */
+		t->st->lost_at_end[c] = t->c[c].gap || !t->c[c].started;
 		t->st->end_branch[c] = t->c[c].end_branch;
 		out->v[out->n++] = (struct cfw_pmsg){
 		    .icnt = t->c[c].cnt, .at = 0, .core = (uint8_t)c, .kind = CFW_P_END};

@@ -44,7 +44,8 @@ struct rpl_etm_stats {
 	uint64_t insns[ST_CF_MAX_CORES]; /* instructions the trace shows */
 	uint64_t gaps[ST_CF_MAX_CORES];	 /* CFW_P_GAP messages, the start's included */
 	uint64_t exceptions[ST_CF_MAX_CORES];
-	uint8_t lost_at_end[ST_CF_MAX_CORES]; /* the trace lost the core and never found it */
+	/* the trace lost the core and never found it again, or never had it */
+	uint8_t lost_at_end[ST_CF_MAX_CORES];
 	/*
 	 * the core's last traced instruction is a taken indirect branch whose
 	 * target the trace does not give (no instruction after it is traced):

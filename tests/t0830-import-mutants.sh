@@ -60,6 +60,15 @@ test_expect_success 'raptor stat of an imported capture: what the trace shows pe
 	grep -q "^  core 1  *-  *[0-9]*  *[0-9]*" out
 '
 
+test_expect_success 'a core the configuration has and the capture does not: replayed as not traced, said so' '
+	printf "[trace]\nformat = etm4\ncores = 3\nframed = 1\ntrace_ids = 0x21,0x22,0x23\n" >c3c.ini &&
+	"$RAPTOR" import f4/cf.bin --elf "$ELF" --config c3c.ini -o i3c 2>out &&
+	grep -q "core 2 (trace ID 0x23): 0 instructions, 0 exceptions, 0 gaps (not in the capture at all)" out &&
+	"$RAPTOR" replay i3c 2>out &&
+	grep -q "core 2: not in the trace at all" out &&
+	grep -q "^  core 1: [1-9][0-9]* instructions" out
+'
+
 # the probe's dump of the ETM registers goes to OpenCSD as it is: the
 # modelled values decode the same; TRCIDR8.MAXSPEC = 4 (the unit may hold
 # 4 P0 elements uncommitted) leaves the last ones of each core undecided
