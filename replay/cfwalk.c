@@ -128,9 +128,10 @@ struct cfw {
 	 */
 	int pathm;
 	const char *unit;
-	const struct cfw_path *src;
-	size_t src_next;
-	int src_ends; /* end messages filed */
+	int (*path_next)(void *ctx, struct cfw_pmsg *m);
+	void *path_ctx;
+	uint64_t src_at; /* the latest path message's byte offset */
+	int src_ends;	 /* end messages filed */
 	int simple; /* RAPTOR_CFW_SIMPLE: one instruction at a time (white-box switch) */
 	int defer;  /* in cfw_run on one core: the replay's estimate is made at the end */
 	unsigned branch_penalty, exc_penalty;
@@ -1048,16 +1049,16 @@ static int head_error(struct cfw *x, uint64_t bit, const char *what)
 /* The next message of a decoded path: filed, complete (no target part to read). */
 static int read_path(struct cfw *x)
 {
-	const struct cfw_pmsg *p;
+	struct cfw_pmsg pm, *p = &pm;
 	struct msgs *l;
 	struct msg *m;
 
-	if (x->src_next == x->src->n)
-		return head_error(x, x->src->n ? x->src->v[x->src->n - 1].at : 0,
-				  "the decoded path ends without every core's end (a bug)");
-	p = &x->src->v[x->src_next++];
+	if (x->path_next(x->path_ctx, p))
+		return head_error(x, x->src_at, "the decoded path ends without every core's end "
+				  "(a bug)");
+	x->src_at = p->at;
 	if (p->core >= x->ncores || p->kind > CFW_P_END ||
-	    (p->kind == CFW_P_BRANCH && !p->count) || (p->kind == CFW_P_TAIL && !p->icnt))
+	    (p->kind == CFW_P_BRANCH && !p->n) || (p->kind == CFW_P_TAIL && !p->n))
 		return head_error(x, p->at, "a malformed message in the decoded path (a bug)");
 	l = &x->list[p->core];
 	if (l->n == l->a) {
@@ -1065,8 +1066,8 @@ static int read_path(struct cfw *x)
 		l->v = xrealloc(l->v, l->a * sizeof(*l->v));
 	}
 	m = &l->v[l->n++];
-	*m = (struct msg){ .count = p->kind == CFW_P_BRANCH ? p->count : 0,
-			   .icnt = p->kind == CFW_P_BRANCH ? 0 : p->icnt,
+	*m = (struct msg){ .count = p->kind == CFW_P_BRANCH ? p->n : 0,
+			   .icnt = p->kind == CFW_P_BRANCH ? 0 : p->n,
 			   .bit = p->at, .seq = x->nmsgs++, .ta = p->ta,
 			   .exc = p->kind == CFW_P_END ? ST_CF_END : p->exc,
 			   .end = p->kind == CFW_P_END, .tail = p->kind == CFW_P_TAIL,
@@ -1458,7 +1459,7 @@ uint64_t cfw_insns(const struct cfw *x, int core)
 uint64_t cfw_stream_pos(const struct cfw *x)
 {
 	if (x->pathm)
-		return x->src_next < x->src->n ? 8 * x->src->v[x->src_next].at : 8 * x->mf->cf_bits;
+		return x->ends ? x->mf->cf_bits : 8 * x->src_at;
 	return st_cf_decoder_pos(&x->cfd);
 }
 
@@ -1479,7 +1480,7 @@ struct cfw *cfw_new(const struct cfw_config *cfg)
 		error("%s: the recording has no control-flow stream", cfg->cf_path);
 		return NULL;
 	}
-	if (!cfg->path && mf->cf.enc != ST_CF_NXB && mf->bp_shared && mf->ncores > 1) {
+	if (!cfg->path_next && mf->cf.enc != ST_CF_NXB && mf->bp_shared && mf->ncores > 1) {
 		error("%s: the %d cores share one predictor set: from the control-flow stream "
 		      "alone the replay cannot know the order in which the cores' branches "
 		      "trained it, so it cannot follow its predictions (record with per-core "
@@ -1492,8 +1493,9 @@ struct cfw *cfw_new(const struct cfw_config *cfg)
 	x->dec = cfg->dec;
 	x->bus = cfg->bus;
 	x->ncores = mf->ncores;
-	x->pathm = cfg->path != NULL;
-	x->src = cfg->path;
+	x->pathm = cfg->path_next != NULL;
+	x->path_next = cfg->path_next;
+	x->path_ctx = cfg->path_ctx;
 	x->unit = x->pathm ? "byte" : "bit";
 	x->nx = x->pathm || mf->cf.enc == ST_CF_NXB;
 	x->timed = !x->pathm && mf->cf.timed;

@@ -103,17 +103,17 @@ struct cfw;
  * in any interleaving that keeps each core's order; the walk consumes them
  * in that order). A core's count restarts after each of its messages.
  *
- *   CFW_P_BRANCH  the count-th instruction (1 = the next one) is a branch
- *                 that was taken to ta; every branch before it was not
- *                 (a direct one: ta must be its encoded target; an
+ *   CFW_P_BRANCH  the n-th instruction (1 = the next one) is a branch that
+ *                 was taken to ta; every branch before it was not (a
+ *                 direct one: ta must be its encoded target; an
  *                 unconditional one outside an IT block cannot be passed)
- *   CFW_P_EXC     after icnt instructions, exception exc is entered
- *   CFW_P_TAIL    the icnt-th instruction returns from an exception and
- *                 tail-chains into exc (icnt >= 1)
- *   CFW_P_GAP     after icnt instructions the trace lost the core: it is
+ *   CFW_P_EXC     after n instructions, exception exc is entered
+ *   CFW_P_TAIL    the n-th instruction returns from an exception and
+ *                 tail-chains into exc (n >= 1)
+ *   CFW_P_GAP     after n instructions the trace lost the core: it is
  *                 next seen at ta, what it ran in between is unknown (a
  *                 step that retires nothing and says so, cfw_step.gap)
- *   CFW_P_END     the core's last message: icnt more instructions, then
+ *   CFW_P_END     the core's last message: n more instructions, then
  *                 nothing (the last message of every core; all of them
  *                 come last, in core order)
  *
@@ -122,16 +122,11 @@ struct cfw;
  */
 enum cfw_pkind { CFW_P_BRANCH, CFW_P_EXC, CFW_P_TAIL, CFW_P_GAP, CFW_P_END };
 struct cfw_pmsg {
-	uint64_t count; /* BRANCH */
-	uint64_t icnt;	/* the others */
+	uint64_t n;
 	uint64_t at;
 	uint32_t ta;
 	uint16_t exc;
 	uint8_t core, kind;
-};
-struct cfw_path {
-	struct cfw_pmsg *v;
-	size_t n, a;
 };
 
 struct cfw_config {
@@ -140,8 +135,13 @@ struct cfw_config {
 	const char *cf_path;	      /* for messages */
 	struct isa_decoder *dec;      /* for isa_describe */
 	const struct isa_bus *bus;    /* its fetch reads the ELF's load image */
-	/* if not NULL: walk this decoded path, not the cf stream (must outlive the walker) */
-	const struct cfw_path *path;
+	/*
+	 * if path_next: walk a decoded path, not the cf stream; path_next(path_ctx,
+	 * m) gives its next message: 0, or 1 when none is left (path_ctx must
+	 * outlive the walker)
+	 */
+	int (*path_next)(void *ctx, struct cfw_pmsg *m);
+	void *path_ctx;
 };
 
 /* One replayed step. */

@@ -17,6 +17,13 @@
 
 struct tr;
 
+/* A core's decoded messages, in its order, with the merge's key of each. */
+struct core_msgs {
+	struct cfw_pmsg *v;
+	uint64_t *keys; /* lower-bound cycles at each message */
+	size_t n, a;
+};
+
 /* One core's decoding: where its trace has got to, and its messages. */
 struct core_tr {
 	struct tr *t;
@@ -36,8 +43,7 @@ struct core_tr {
 	uint32_t last_pc; /* the latest instruction */
 	uint32_t stack[STACK];
 	int depth;
-	struct cfw_path msgs;
-	uint64_t *keys; /* lb at each message, for the merge */
+	struct core_msgs msgs;
 };
 
 struct tr {
@@ -82,21 +88,20 @@ static int PRINTF_LIKE(3, 4) fail(const struct core_tr *c, uint64_t at, const ch
 static void push(struct core_tr *c, enum cfw_pkind kind, uint64_t n, uint32_t ta, unsigned exc,
 		 uint64_t at)
 {
-	struct cfw_path *p = &c->msgs;
+	struct core_msgs *p = &c->msgs;
 
 	if (p->n == p->a) {
 		p->a = p->a ? 2 * p->a : 256;
 		p->v = xrealloc(p->v, p->a * sizeof(*p->v));
-		c->keys = xrealloc(c->keys, p->a * sizeof(*c->keys));
+		p->keys = xrealloc(p->keys, p->a * sizeof(*p->keys));
 	}
-	p->v[p->n] = (struct cfw_pmsg){.count = kind == CFW_P_BRANCH ? n : 0,
-				       .icnt = kind == CFW_P_BRANCH ? 0 : n,
+	p->v[p->n] = (struct cfw_pmsg){.n = n,
 				       .at = at,
 				       .ta = ta,
 				       .exc = (uint16_t)exc,
 				       .core = (uint8_t)c->core,
 				       .kind = (uint8_t)kind};
-	c->keys[p->n++] = c->lb;
+	p->keys[p->n++] = c->lb;
 	c->cnt = 0;
 }
 
@@ -275,35 +280,55 @@ static void finish(struct core_tr *c)
 	}
 }
 
-/* Every core's messages into out, by lower-bound cycle (ties to the lower core), ends last. */
-static void merge(struct tr *t, struct cfw_path *out)
+/*
+ * The decoded path: every core's messages, kept per core, handed to the
+ * walk by rpl_etm_next in the order of their lower-bound cycle counts (ties
+ * to the lower core), the end messages last, in core order.
+ */
+struct rpl_etm {
+	int ncores;
+	struct core_msgs m[ST_CF_MAX_CORES];
+	size_t next[ST_CF_MAX_CORES]; /* each core's next message to hand out */
+	uint64_t end_icnt[ST_CF_MAX_CORES];
+	int ends; /* end messages handed out */
+	struct rpl_etm_stats st;
+};
+
+int rpl_etm_next(void *ctx, struct cfw_pmsg *out)
 {
-	size_t at[ST_CF_MAX_CORES] = {0}, total = 0;
-	int n = t->mf->ncores;
+	struct rpl_etm *e = ctx;
+	int best = -1;
 
-	for (int c = 0; c < n; c++)
-		total += t->c[c].msgs.n;
-	out->v = xmalloc((total + n) * sizeof(*out->v));
-	out->n = 0;
-	out->a = total + n;
-	for (;;) {
-		int best = -1;
+	for (int c = 0; c < e->ncores; c++)
+		if (e->next[c] < e->m[c].n &&
+		    (best < 0 || e->m[c].keys[e->next[c]] < e->m[best].keys[e->next[best]]))
+			best = c;
+	if (best >= 0) {
+		*out = e->m[best].v[e->next[best]++];
+		return 0;
+	}
+	if (e->ends == e->ncores)
+		return 1;
+	*out = (struct cfw_pmsg){
+	    .n = e->end_icnt[e->ends], .core = (uint8_t)e->ends, .kind = CFW_P_END};
+	e->ends++;
+	return 0;
+}
 
-		for (int c = 0; c < n; c++)
-			if (at[c] < t->c[c].msgs.n &&
-			    (best < 0 || t->c[c].keys[at[c]] < t->c[best].keys[at[best]]))
-				best = c;
-		if (best < 0)
-			break;
-		out->v[out->n++] = t->c[best].msgs.v[at[best]++];
+const struct rpl_etm_stats *rpl_etm_stats_of(const struct rpl_etm *e)
+{
+	return &e->st;
+}
+
+void rpl_etm_free(struct rpl_etm *e)
+{
+	if (!e)
+		return;
+	for (int c = 0; c < e->ncores; c++) {
+		free(e->m[c].v);
+		free(e->m[c].keys);
 	}
-	for (int c = 0; c < n; c++) {
-		/* lost for good, or never in the trace at all */
-		t->st->lost_at_end[c] = t->c[c].gap || !t->c[c].started;
-		t->st->end_branch[c] = t->c[c].end_branch;
-		out->v[out->n++] = (struct cfw_pmsg){
-		    .icnt = t->c[c].cnt, .at = 0, .core = (uint8_t)c, .kind = CFW_P_END};
-	}
+	free(e);
 }
 
 /* ---- the MTB ------------------------------------------------------------------------ */
@@ -499,21 +524,25 @@ static int check_ids(struct tr *t, const uint8_t *data, size_t len)
 	return 0;
 }
 
-int rpl_etm_path(const struct st_manifest *mf, const char *elf_path, const uint8_t *data,
-		 size_t len, const char *file, struct cfw_path *out, struct rpl_etm_stats *st)
+struct rpl_etm *rpl_etm_open(const struct st_manifest *mf, const char *elf_path,
+			     const uint8_t *data, size_t len, const char *file)
 {
 	static struct tr t; /* one decode at a time (OpenCSD's logger is process-wide) */
 	struct etm_ocsd_src src[ST_CF_MAX_CORES];
 	struct etm_image im;
+	struct rpl_etm *e = NULL, *ret = NULL;
+	struct rpl_etm_stats *st;
 	uint64_t base = 0;
-	int ret = -1;
 
-	memset(out, 0, sizeof(*out));
-	memset(st, 0, sizeof(*st));
-	if (mf->port.kind == ST_PORT_NONE)
-		return error("%s: not a trace port's recording", file);
+	if (mf->port.kind == ST_PORT_NONE) {
+		error("%s: not a trace port's recording", file);
+		return NULL;
+	}
 	if (etm_image_load(&im, elf_path))
-		return -1;
+		return NULL;
+	e = xcalloc(1, sizeof(*e));
+	e->ncores = mf->ncores;
+	st = &e->st;
 	memset(&t, 0, sizeof(t));
 	t.mf = mf;
 	t.file = file;
@@ -523,7 +552,8 @@ int rpl_etm_path(const struct st_manifest *mf, const char *elf_path, const uint8
 	t.st = st;
 	for (int c = 0; c < mf->ncores; c++) {
 		t.c[c] = (struct core_tr){.t = &t, .core = c};
-		src[c] = (struct etm_ocsd_src){.v3 = t.v3, .ctx = &t.c[c], .have_regs = mf->port.have_regs};
+		src[c] = (struct etm_ocsd_src){
+		    .v3 = t.v3, .ctx = &t.c[c], .have_regs = mf->port.have_regs};
 		memcpy(src[c].regs, mf->port.regs, sizeof(src[c].regs));
 		src[c].c4 =
 		    (struct etm4_cfg){mf->port.trace_id[c], mf->port.sync_period, mf->port.v8m};
@@ -555,8 +585,7 @@ int rpl_etm_path(const struct st_manifest *mf, const char *elf_path, const uint8
 		for (int c = 0; c < mf->ncores; c++)
 			t.c[c].base = o;
 		if (etm_ocsd_decode_src(src, mf->ncores, mf->port.tpiu ? 2 : 1, ETM_OCSD_MARKS,
-					&im.mem, data + o, (len - o) & ~(size_t)3,
-					on_elem)) {
+					&im.mem, data + o, (len - o) & ~(size_t)3, on_elem)) {
 			error("%s: the capture of %d cores' frames cannot be decoded (above)", file,
 			      mf->ncores);
 			goto out;
@@ -584,66 +613,68 @@ int rpl_etm_path(const struct st_manifest *mf, const char *elf_path, const uint8
 			base += mf->port.bytes[c];
 		}
 	}
-	for (int c = 0; c < mf->ncores; c++)
+	for (int c = 0; c < mf->ncores; c++) {
 		finish(&t.c[c]);
-	merge(&t, out);
-	ret = 0;
+		/* lost for good, or never in the trace at all */
+		st->lost_at_end[c] = t.c[c].gap || !t.c[c].started;
+		st->end_branch[c] = t.c[c].end_branch;
+		e->end_icnt[c] = t.c[c].cnt;
+		e->m[c] = t.c[c].msgs; /* the path takes them over */
+		t.c[c].msgs = (struct core_msgs){0};
+	}
+	ret = e;
+	e = NULL;
 out:
 	for (int c = 0; c < mf->ncores; c++) {
 		free(t.c[c].msgs.v);
-		free(t.c[c].keys);
+		free(t.c[c].msgs.keys);
 	}
+	rpl_etm_free(e);
 	etm_image_release(&im);
 	return ret;
 }
 
-int rpl_etm_gap_sig(const struct cfw_path *path, int core, uint64_t nth, struct rpl_gap_sig *sig)
+int rpl_etm_gap_sig(const struct rpl_etm *e, int core, uint64_t nth, struct rpl_gap_sig *sig)
 {
+	const struct core_msgs *l = &e->m[core];
 	uint64_t seen = 0, pos;
 	size_t i;
 
-	for (i = 0; i < path->n; i++)
-		if (path->v[i].core == core && path->v[i].kind == CFW_P_GAP && seen++ == nth)
+	for (i = 0; i < l->n; i++)
+		if (l->v[i].kind == CFW_P_GAP && seen++ == nth)
 			break;
-	if (i == path->n)
+	if (i == l->n)
 		return -1;
-	sig->pc = path->v[i].ta;
+	sig->pc = l->v[i].ta;
 	sig->n = 0;
 	sig->c = xmalloc(RPL_GAP_SIG * sizeof(*sig->c));
 	/* step 0, the instruction at the target, is the first the next message counts */
 	pos = 0;
-	for (i++; i < path->n && sig->n < RPL_GAP_SIG; i++) {
-		const struct cfw_pmsg *m = &path->v[i];
+	for (i++; i < l->n && sig->n < RPL_GAP_SIG; i++) {
+		const struct cfw_pmsg *m = &l->v[i];
 
-		if (m->core != core)
-			continue;
-		if (m->kind == CFW_P_GAP || m->kind == CFW_P_END)
+		if (m->kind == CFW_P_GAP)
 			break;
 		switch (m->kind) {
-		case CFW_P_BRANCH: {
-			size_t k = i + 1;
-
-			pos += m->count;
-			while (k < path->n && path->v[k].core != core)
-				k++;
+		case CFW_P_BRANCH:
+			pos += m->n;
 			/* an exception before the target's first instruction: that step is the
 			 * entry */
-			if (k < path->n && path->v[k].kind == CFW_P_EXC && !path->v[k].icnt)
+			if (i + 1 < l->n && l->v[i + 1].kind == CFW_P_EXC && !l->v[i + 1].n)
 				break;
 			sig->c[sig->n].at = pos;
 			sig->c[sig->n].pc = m->ta;
 			sig->c[sig->n++].kind = 0;
 			break;
-		}
 		case CFW_P_EXC:
-			pos += m->icnt;
+			pos += m->n;
 			sig->c[sig->n].at = pos;
 			sig->c[sig->n].pc = m->exc;
 			sig->c[sig->n++].kind = 1;
 			pos++;
 			break;
 		case CFW_P_TAIL:
-			pos += m->icnt;
+			pos += m->n;
 			sig->c[sig->n].at = pos - 1;
 			sig->c[sig->n].pc = 0;
 			sig->c[sig->n++].kind = 2;

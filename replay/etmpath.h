@@ -2,7 +2,7 @@
  * etmpath: a real trace port's recording (manifest [port]: ETMv4 or
  * ETMv3.5, raw per core or in CoreSight formatter frames) decoded by
  * OpenCSD (etm/ocsd.h) into the decoded path the control-flow-only walk
- * follows (replay/cfwalk.h, struct cfw_path), so that everything built on
+ * follows (replay/cfwalk.h, struct cfw_pmsg), so that everything built on
  * that walk (replay, --verify, stat, serve, reverse execution) takes such
  * recordings as it takes a cf-only one. docs/ETM.md "Replaying a trace
  * port" gives the design; in short:
@@ -56,15 +56,26 @@ struct rpl_etm_stats {
 
 /*
  * Decode data[0..len), the trace file `file` of the recording described by
- * mf (port.kind ETM4, ETM3 or MTB), over the program at elf_path, into *out
- * (its v allocated; free(out->v)). 0, or -1 with an error naming the file,
- * the core, its instruction count and the byte offset (an image that does
- * not explain the trace, a trace ID no core has, a handler that is not the
+ * mf (port.kind ETM4, ETM3 or MTB), over the program at elf_path, into a
+ * decoded path (data is not kept). NULL with an error naming the file, the
+ * core, its instruction count and the byte offset (an image that does not
+ * explain the trace, a trace ID no core has, a handler that is not the
  * vector's, OpenCSD's own errors).
  */
-int rpl_etm_path(const struct st_manifest *mf, const char *elf_path, const uint8_t *data,
-		 size_t len, const char *file, struct cfw_path *out,
-		 struct rpl_etm_stats *st) MUST_CHECK;
+struct rpl_etm;
+struct rpl_etm *rpl_etm_open(const struct st_manifest *mf, const char *elf_path,
+			     const uint8_t *data, size_t len, const char *file);
+void rpl_etm_free(struct rpl_etm *e);
+
+/*
+ * cfw_config.path_next for the path (ctx: the struct rpl_etm): its next
+ * message in the order of the cores' lower-bound cycle counts (ties to the
+ * lower core), the end messages last, in core order; 0, or 1 after them.
+ */
+int rpl_etm_next(void *ctx, struct cfw_pmsg *m);
+
+/* What the decode found, per core. */
+const struct rpl_etm_stats *rpl_etm_stats_of(const struct rpl_etm *e);
 
 /*
  * What the path says a core does after its nth gap (n from 0), for
@@ -87,7 +98,7 @@ struct rpl_gap_sig {
 		int kind;
 	} * c;
 };
-int rpl_etm_gap_sig(const struct cfw_path *path, int core, uint64_t nth,
+int rpl_etm_gap_sig(const struct rpl_etm *e, int core, uint64_t nth,
 		    struct rpl_gap_sig *sig) MUST_CHECK;
 
 /* The IPSR number of an ETMv3 (v7-M encoding) exception number, or -1. */

@@ -509,14 +509,16 @@ struct rpl *rpl_open(const char *dir)
 		st_cf_decoder_init(&r->d.cfd, &r->mf.cf, r->cf_buf, r->mf.cf_bits, r->cf_path);
 	} else {
 		/* control flow only: walk the code, no ISS (see replay.h) */
-		struct cfw_config cc = { &r->mf, r->cf_buf, r->cf_path, r->dec, &r->bus, NULL };
+		struct cfw_config cc = { &r->mf, r->cf_buf, r->cf_path, r->dec, &r->bus, NULL, NULL };
 
 		/* a trace port's: OpenCSD's decode is the walk's path (etmpath.h) */
 		if (r->mf.port.kind != ST_PORT_NONE) {
-			if (rpl_etm_path(&r->mf, r->elf_path, r->cf_buf, r->mf.cf_bits / 8,
-					 r->cf_path, &r->etm, &r->etm_st))
+			r->etm = rpl_etm_open(&r->mf, r->elf_path, r->cf_buf, r->mf.cf_bits / 8,
+					      r->cf_path);
+			if (!r->etm)
 				goto fail;
-			cc.path = &r->etm;
+			cc.path_next = rpl_etm_next;
+			cc.path_ctx = r->etm;
 		}
 		if (!(r->cfw = cfw_new(&cc)))
 			goto fail;
@@ -562,7 +564,7 @@ void rpl_close(struct rpl *r)
 	rpl_ckstore_free(r->ck);
 	rpl_tix_free(r->tix);
 	cfw_free(r->cfw);
-	free(r->etm.v);
+	rpl_etm_free(r->etm);
 	for (int i = 0; i < r->ncores; i++) {
 		if (r->bp[i] && !(r->mf.bp_shared && i))
 			bp_free(r->bp[i]);
@@ -992,7 +994,7 @@ static int verify_gap(struct rpl *r, int core, uint32_t pc)
 	uint64_t span;
 	int s = 1, found = 0;
 
-	if (rpl_etm_gap_sig(&r->etm, core, r->gaps_seen[core]++, &sig))
+	if (rpl_etm_gap_sig(r->etm, core, r->gaps_seen[core]++, &sig))
 		return differ(r, core, "the walk has a gap the decoded path does not (a bug)");
 	span = sig.n ? sig.c[sig.n - 1].at + 1 : 1;
 	for (;; j++) {
@@ -1122,13 +1124,13 @@ static int verify_cf_end(struct rpl *r)
 			int first = 1;
 
 			/* after a last indirect branch the trace has no target for, anywhere */
-			while (s > 0 && (r->etm_st.lost_at_end[c] ||
+			while (s > 0 && (rpl_etm_stats_of(r->etm)->lost_at_end[c] ||
 					 (t.type == ST_TRUTH_INSN &&
 					  (first == 1   ? t.pc == pc
 					   : first == 2 ? 1
 							: t.pc > pc && t.pc - pc <= 4)))) {
 				pc = t.pc;
-				first = first == 1 && r->etm_st.end_branch[c] ? 2 : 0;
+				first = first == 1 && rpl_etm_stats_of(r->etm)->end_branch[c] ? 2 : 0;
 				r->vs.untraced++;
 				s = truth_core_next(r, c, &t, &exit);
 			}
@@ -1727,7 +1729,7 @@ int rpl_regs_known(const struct rpl *r)
 
 const struct rpl_etm_stats *rpl_port_stats(const struct rpl *r)
 {
-	return r->mf.port.kind != ST_PORT_NONE ? &r->etm_st : NULL;
+	return r->etm ? rpl_etm_stats_of(r->etm) : NULL;
 }
 
 void rpl_verify_stats(const struct rpl *r, struct rpl_verify_stats *s)

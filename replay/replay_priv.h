@@ -180,8 +180,7 @@ struct rpl {
 	/* control-flow only (no lv stream): the walk replaces the ISS */
 	struct cfw *cfw;
 	/* a trace port's recording: the path the walk follows (etmpath.h) */
-	struct cfw_path etm;
-	struct rpl_etm_stats etm_st;
+	struct rpl_etm *etm;
 	uint64_t gaps_seen[MAX_CORES]; /* verify: each core's gaps met so far */
 	struct tqueue tq[MAX_CORES];
 	struct rpl_verify_stats vs;
