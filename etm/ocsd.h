@@ -103,6 +103,22 @@ int etm_ocsd_decode_src(const struct etm_ocsd_src *src, int n, int framed, unsig
 			etm_ocsd_fn fn) MUST_CHECK;
 
 /*
+ * The same decode a piece at a time: etm_ocsd_open sets up the tree (NULL
+ * with an error), etm_ocsd_feed decodes the next len bytes (OpenCSD's byte
+ * index counts from the first byte fed; a TPIU's capture must start at an
+ * FSYNC and come in multiples of 4 bytes), etm_ocsd_end flushes it at the
+ * end of the trace (no feed after it), both 0 / -1 as etm_ocsd_decode;
+ * etm_ocsd_close frees it. Several may be open at once; their elements are
+ * delivered during etm_ocsd_feed and etm_ocsd_end only.
+ */
+struct etm_ocsd;
+struct etm_ocsd *etm_ocsd_open(const struct etm_ocsd_src *src, int n, int framed,
+			       unsigned flags, const struct etm_ocsd_mem *mem, etm_ocsd_fn fn);
+int etm_ocsd_feed(struct etm_ocsd *o, const uint8_t *data, size_t len) MUST_CHECK;
+int etm_ocsd_end(struct etm_ocsd *o) MUST_CHECK;
+void etm_ocsd_close(struct etm_ocsd *o);
+
+/*
  * Inside fn: the element being delivered: its byte index in the data
  * given to the decode, its trace ID and, for an exception, the preferred
  * return address when OpenCSD knows it (ret_valid), and whether it is
