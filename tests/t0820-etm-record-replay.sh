@@ -71,6 +71,15 @@ test_expect_success 'random access and breakpoint/stepi checks in both direction
 	done
 '
 
+test_expect_success 'the walk one instruction at a time (RAPTOR_CFW_SIMPLE) replays the same path' '
+	"$RAPTOR" record "$GUEST/irq-m3-O2.elf" --truth --cf-enc etm4 --port-framed -q -o si >/dev/null &&
+	RAPTOR_CFW_SIMPLE=1 "$RAPTOR" replay si --verify 2>a &&
+	"$RAPTOR" replay si --verify 2>b &&
+	grep "verified against the ground truth" a >va && grep "verified against the ground truth" b >vb &&
+	test_cmp va vb && grep -q ", 0 differences" va &&
+	grep "^  core 0: " a >ca && grep "^  core 0: " b >cb && test_cmp ca cb
+'
+
 test_expect_success 'framed: the trace IDs are in the manifest; the capture is whole frames' '
 	"$RAPTOR" record "$GUEST/racy-m3-O0.elf" --cores 4 --truth --cf-enc etm4 --port-framed \
 		--trace-ids 0x21,0x22,0x23,0x24 -q -o rf >/dev/null &&
