@@ -117,6 +117,16 @@ test_expect_success 'mtb: a damaged buffer is refused with the core and the byte
 	grep -q "rmb/cf.bin: core 0 (its MTB buffer), instruction [0-9]*, byte 64: " err
 '
 
+test_expect_success 'a run stopped by --max-insns: a partial recording whose trace replays as far as it goes' '
+	test_expect_code 125 "$RAPTOR" record "$GUEST/systick-m3-O2.elf" --cores 2 --truth \
+		--cf-enc etm4 --port-framed --max-insns 20000 -q -o rp >/dev/null 2>&1 &&
+	grep -q "^state = partial$" rp/manifest.ini &&
+	"$RAPTOR" replay rp --verify 2>out &&
+	grep -q ", 0 differences" out &&
+	n=$(sed -n "s/^  \([0-9]*\) instructions.* verified.*/\1/p" out) &&
+	test $n -gt 19900 && test $n -le 20000
+'
+
 test_expect_success 'usage errors' '
 	test_expect_code 2 "$RAPTOR" record "$GUEST/systick-m3-O2.elf" --cf-enc etm4 --lv-enc cfiat -o x 2>err &&
 	grep -q "no --lv-enc" err &&
