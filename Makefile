@@ -19,13 +19,14 @@ PKGS      := capstone libelf zlib nettle jansson
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wno-unused-parameter -Wno-sign-compare $(WERROR)
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -liniparser
+# OpenCSD's libraries come first: the replay of a trace port's recording
+# decodes it (replay/etmpath.c, etm/ocsd.c), so raptor links them too.
+PKG_LIBS   = $(OCSD_LIBS) $(shell pkg-config --libs $(PKGS) 2>/dev/null) -liniparser
 ALL_CFLAGS = -std=gnu11 $(OPT) $(DEBUGINFO) $(WARN) $(SANITIZE) -I. $(PKG_CFLAGS) \
 	-DRAPTOR_TESTS=$(TESTS) -MMD -MP $(CFLAGS)
 ALL_LDFLAGS = $(SANITIZE) $(LDFLAGS)
 # OpenCSD (libopencsd-dev) decodes ETM trace: etm/ocsd.c. Debian ships a
 # pkg-config file for the C++ library alone; its C API library comes first.
-# Only what calls etm/ocsd.c links it (tools/etmcheck, tests/unit/etm_test).
 OCSD_LIBS = -lopencsd_c_api $(shell pkg-config --libs libopencsd 2>/dev/null || echo -lopencsd)
 
 LIB_DIRS := util isa board predictors caches streams record replay server analysis etm
@@ -69,8 +70,6 @@ include tools/tools.mk
 include tests/isa/isa.mk
 
 unit: $(UNIT_BIN)
-
-$(BUILD)/unit/etm_test: PKG_LIBS += $(OCSD_LIBS)
 
 # The main job: serve the bundled demo recording and say how to attach GDB.
 run:

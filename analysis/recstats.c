@@ -648,7 +648,8 @@ int an_rec_load(struct an_rec *r, const char *dir)
 	r->status = (int)v;
 	if (read_cores(r, use) || read_encodings(r, use) || read_hists(r, use))
 		goto out;
-	if (r->mf.cf_on) {
+	/* a trace port's cf.bin is not one of the encodings stats.ini counts */
+	if (r->mf.cf_on && r->mf.port.kind == ST_PORT_NONE) {
 		r->recorded_cf = (int)st_cf_format_enc(&r->mf.cf) * 2 + !!r->mf.cf.timed;
 		if (check_stream(r, "cf", r->mf.cf_file, r->mf.cf_bits, r->recorded_cf))
 			goto out;

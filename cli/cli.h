@@ -20,6 +20,7 @@ int cmd_stat(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_index(int argc, char **argv);
 int cmd_debug(int argc, char **argv);
+int cmd_import(int argc, char **argv);
 
 struct rpl;
 /*

@@ -45,7 +45,23 @@ static const char record_usage[] =
 	"  --share-cache        one data cache for all cores (default: private caches\n"
 	"                       with write-invalidate coherence)\n"
 	"  --cf-enc ENC         control-flow stream: tre, tra (TR_e with chunk sizes\n"
-	"                       that adapt at run time), trb, nxb or none (default tre)\n"
+	"                       that adapt at run time), trb, nxb or none (default tre);\n"
+	"                       or a real trace port instead of mcfTRaptor: etm4\n"
+	"                       (ETMv4), etm3 (ETMv3.5) or mtb (the Micro Trace\n"
+	"                       Buffer), each core's trace unit writing cf.bin as the\n"
+	"                       silicon would, no load-value stream (docs/ETM.md)\n"
+	"trace port (with --cf-enc etm4, etm3 or mtb):\n"
+	"  --port-framed        all cores' ETM streams in one capture of CoreSight\n"
+	"                       formatter frames, a trace ID per core (as an ETB/ETR\n"
+	"                       stores them); default: each core's raw stream\n"
+	"  --port-tpiu          the frames as a TPIU sends them: an FSYNC (ff ff ff 7f)\n"
+	"                       before every 16th frame (implies --port-framed)\n"
+	"  --trace-ids LIST     the cores' trace IDs, comma-separated, 0x01..0x6f\n"
+	"                       (default 0x10, 0x11, ...)\n"
+	"  --port-sync BYTES    the ETMs' synchronisation period, a power of 2 from\n"
+	"                       256 to 1048576 (TRCSYNCPR / ETMSYNCFR; default 4096)\n"
+	"  --port-arch v7m|v8m  what OpenCSD's ETMv4 decoder is told (default: v8m\n"
+	"                       for an M33, else v7m)\n"
 	"  --lv-enc ENC         load-value stream: cfiat, cfiata (CFiat with adaptive\n"
 	"                       chunk sizes), mc2rt, nxlv or none (default cfiat)\n"
 	"  --timed              time-stamped messages (diffCC / dCC; the default)\n"
@@ -82,6 +98,7 @@ int cmd_record(int argc, char **argv)
 	enum {
 		O_CORES = 256, O_CPU, O_FORCE_CPU, O_SEED, O_JITTER, O_MAX, O_CF, O_LV, O_SHP, O_SHC,
 		O_CFENC, O_LVENC, O_TIMED, O_FUNC, O_CHUNKS, O_FORCE, O_TRUTH, O_ALL,
+		O_FRAMED, O_TPIU, O_IDS, O_PSYNC, O_PARCH,
 	};
 	static const struct option opts[] = {
 		{ "cores", required_argument, NULL, O_CORES },
@@ -100,6 +117,11 @@ int cmd_record(int argc, char **argv)
 		{ "functional", no_argument, NULL, O_FUNC },
 		{ "chunks", required_argument, NULL, O_CHUNKS },
 		{ "all-encodings", no_argument, NULL, O_ALL },
+		{ "port-framed", no_argument, NULL, O_FRAMED },
+		{ "port-tpiu", no_argument, NULL, O_TPIU },
+		{ "trace-ids", required_argument, NULL, O_IDS },
+		{ "port-sync", required_argument, NULL, O_PSYNC },
+		{ "port-arch", required_argument, NULL, O_PARCH },
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, O_FORCE },
 		{ "truth", no_argument, NULL, O_TRUTH },
@@ -110,7 +132,7 @@ int cmd_record(int argc, char **argv)
 	struct rec_options o;
 	const char *cpu = NULL;
 	uint64_t v;
-	int opt, model, force_cpu = 0, status = 0, ret;
+	int opt, model, force_cpu = 0, status = 0, ret, lv_set = 0, arch = -1, ids = 0;
 
 	rec_options_init(&o);
 	optind = 1;
@@ -157,14 +179,39 @@ int cmd_record(int argc, char **argv)
 			o.cache.shared = 1;
 			break;
 		case O_CFENC:
+			o.port.kind = ST_PORT_NONE;
 			if (!strcmp(optarg, "none"))
+				o.cf_on = 0;
+			else if (!st_port_parse(optarg, &o.port.kind))
 				o.cf_on = 0;
 			else if (st_cf_enc_parse(optarg, &o.cf_enc))
 				return 2;
 			else
 				o.cf_on = 1;
 			break;
+		case O_FRAMED:
+			o.port.framed = 1;
+			break;
+		case O_TPIU:
+			o.port.framed = o.port.tpiu = 1;
+			break;
+		case O_IDS:
+			if (st_port_parse_ids(optarg, o.port.trace_id, BOARD_MAX_CORES, &ids))
+				return 2;
+			break;
+		case O_PSYNC:
+			if (parse_u64(optarg, &v) || v < 256 || v > (1u << 20) || (v & (v - 1)))
+				return error("--port-sync: '%s' is not a power of 2 from 256 to "
+					     "1048576", optarg), 2;
+			o.port.sync_period = (unsigned)v;
+			break;
+		case O_PARCH:
+			if (strcmp(optarg, "v7m") && strcmp(optarg, "v8m"))
+				return error("--port-arch: '%s' is not v7m or v8m", optarg), 2;
+			arch = !strcmp(optarg, "v8m");
+			break;
 		case O_LVENC:
+			lv_set = 1;
 			if (!strcmp(optarg, "none"))
 				o.lv_on = 0;
 			else if (st_lv_enc_parse(optarg, &o.lv_enc))
@@ -216,6 +263,25 @@ int cmd_record(int argc, char **argv)
 	if (cli_pick_model(o.elf, cpu, force_cpu, &model, NULL))
 		return 125;
 	o.board.model = model;
+	if (o.port.kind != ST_PORT_NONE) {
+		if (lv_set && o.lv_on)
+			return error("record: --cf-enc %s records control flow only: no --lv-enc "
+				     "(a trace port has no load-value stream)",
+				     st_port_name(o.port.kind)), 2;
+		if (o.all_encodings)
+			return error("record: --all-encodings runs mcfTRaptor's encodings, not a "
+				     "trace port's (raptor stat REC shows the ports beside them)"), 2;
+		if (ids && ids != o.board.ncores)
+			return error("--trace-ids: %d IDs for %d cores", ids, o.board.ncores), 2;
+		if (o.port.framed && o.port.kind == ST_PORT_MTB)
+			return error("--port-%s: an MTB is read from SRAM, not through the "
+				     "formatter", o.port.tpiu ? "tpiu" : "framed"), 2;
+		o.lv_on = 0;
+		o.port.v8m = arch >= 0 ? arch : model == ISA_CORTEX_M33;
+	} else if (o.port.framed || ids || arch >= 0 || o.port.sync_period != 4096) {
+		return error("record: --port-framed, --port-tpiu, --trace-ids, --port-sync and "
+			     "--port-arch need --cf-enc etm4, etm3 or mtb"), 2;
+	}
 	o.progress = isatty(2);
 	if (dc_fa_config_check(&o.cache))
 		return 2;

@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "replay/check.h"
+#include "replay/etmpath.h"
 #include "replay/replay.h"
 
 static const char replay_usage[] =
@@ -162,6 +163,22 @@ int cmd_replay(int argc, char **argv)
 			     !noindex && (!verify || nrandom || npoints), cache, quiet, &at_end, NULL);
 	if (!r)
 		return 1;
+	if ((npoints || nrandom) && rpl_port_stats(r)) {
+		const struct rpl_etm_stats *ps = rpl_port_stats(r);
+		uint64_t gaps = 0;
+
+		for (int i = 0; i < rpl_ncores(r); i++)
+			gaps += ps->gaps[i];
+		if (gaps) {
+			error("replay: %s: --%s compares positions with the truth's, and the %llu "
+			      "gaps of this trace shift them by what ran in them (unknown): "
+			      "--verify aligns the truth at each gap",
+			      argv[optind], npoints ? "check-points" : "random",
+			      (unsigned long long)gaps);
+			rpl_close(r);
+			return 1;
+		}
+	}
 	if (npoints) {
 		s = rpl_check_points(r, (unsigned)npoints, seed, &checks);
 		if (!s && !quiet && rpl_regs_known(r))
@@ -249,6 +266,18 @@ int cmd_replay(int argc, char **argv)
 			fprintf(stderr, "  core %d: %llu instructions, %llu cycles%s\n", i,
 				(unsigned long long)rpl_core_insns(r, i),
 				(unsigned long long)rpl_cycles(r, i), full ? "" : " (estimated)");
+		if (rpl_port_stats(r)) {
+			const struct rpl_etm_stats *ps = rpl_port_stats(r);
+
+			for (int i = 0; i < rpl_ncores(r); i++)
+				if (ps->lost_at_end[i] && !ps->insns[i] && !ps->gaps[i])
+					fprintf(stderr, "  core %d: not in the trace at all\n", i);
+				else if (ps->gaps[i] || ps->lost_at_end[i])
+					fprintf(stderr, "  core %d: %llu gaps in its trace%s: the "
+						"instructions in them are unknown\n", i,
+						(unsigned long long)ps->gaps[i],
+						ps->lost_at_end[i] ? " (the last never closed)" : "");
+		}
 		if (rpl_exited(r, &status)) {
 			if (full)
 				fprintf(stderr, "  the program exited with status %d\n", status);
@@ -271,6 +300,12 @@ int cmd_replay(int argc, char **argv)
 				"against the ground truth, registers and memory not traced, %s\n",
 				(unsigned long long)vs.insns, (unsigned long long)vs.exceptions,
 				s < 0 ? "stopped at the error above" : "0 differences");
+			if (rpl_port_stats(r))
+				fprintf(stderr, "  trace port: %llu gaps the trace marks (%llu of the "
+					"truth's steps in them, not compared), %llu instructions after "
+					"the trace's last (untraced, straight-line)\n",
+					(unsigned long long)vs.gaps, (unsigned long long)vs.in_gaps,
+					(unsigned long long)vs.untraced);
 			fprintf(stderr, "  %llu steps' cycles equal their messages' time stamps and "
 				"the truth; %llu estimated, off by %.1f cycles on average, at most "
 				"%llu\n", (unsigned long long)vs.stamps,

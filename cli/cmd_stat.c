@@ -5,13 +5,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis/plot.h"
 #include "analysis/ports.h"
 #include "analysis/recstats.h"
 #include "cli/cli.h"
+#include "etm/cstf.h"
 #include "etm/mtb.h"
 #include "isa/model.h"
+#include "replay/etmpath.h"
+#include "replay/replay.h"
+#include "streams/manifest.h"
 
 static const char stat_usage[] =
     "usage: raptor stat REC [--json | --csv[=TABLE]] [--over-time CYCLES]\n"
@@ -38,7 +43,10 @@ static const char stat_usage[] =
     "encodings only: stat replays it to compute the others (both streams are\n"
     "needed; without a load-value stream no load value is known and the\n"
     "report says what is missing).\n"
-    "docs/STAT.md defines every number.\n"
+    "docs/STAT.md defines every number. A recording of a real trace port\n"
+    "imported with raptor import has no stats.ini: stat then replays its trace\n"
+    "and reports what the trace shows, per core (instructions, exceptions,\n"
+    "gaps, bytes, bits per instruction), as text or --json (docs/ETM.md).\n"
     "\n"
     "  --json               everything as one JSON object\n"
     "  --csv[=TABLE]        one table as CSV: encodings (the default), cores,\n"
@@ -328,6 +336,10 @@ static void text_report(FILE *f, const struct an_rec *r, const struct ports *por
 	if (r->recorded_cf >= 0)
 		fprintf(f, "cf %s (%llu bits)", an_enc_name(r->recorded_cf),
 			U(r->enc[r->recorded_cf].bits));
+	else if (r->mf.port.kind != ST_PORT_NONE)
+		fprintf(f, "cf %s%s (%llu bits, a trace port: docs/ETM.md)",
+			st_port_name(r->mf.port.kind), r->mf.port.framed ? " framed" : "",
+			U(r->mf.cf_bits));
 	else
 		fprintf(f, "no cf");
 	if (r->recorded_lv >= 0)
@@ -975,6 +987,102 @@ static int usage_error(void)
 	return 2;
 }
 
+/*
+ * A trace port's recording without stats.ini (raptor import): replay its
+ * path and report what the trace shows per core. 0 / 1.
+ */
+static int port_only(const char *dir, const struct st_manifest *mf, int json)
+{
+	uint64_t bytes[ST_CF_MAX_CORES] = {0}, total = 0, idb[128], first[128];
+	const struct rpl_etm_stats *ps;
+	struct rpl *r = rpl_open(dir);
+	static const char *const names[] = {"", "ETMv4", "ETMv3.5", "MTB"};
+	int s;
+
+	if (!r || (s = rpl_run(r, UINT64_MAX)) < 0) {
+		rpl_close(r);
+		return error("stat: %s: the trace does not replay (above)", dir), 1;
+	}
+	ps = rpl_port_stats(r);
+	for (int c = 0; c < mf->ncores; c++)
+		bytes[c] = mf->port.bytes[c];
+	if (mf->port.framed) {
+		/* each core's data bytes in the frames */
+		char *path = xmalloc(strlen(dir) + strlen(mf->cf_file) + 2);
+		FILE *f;
+		uint8_t *buf = xmalloc(mf->cf_bits / 8 + 1);
+		size_t n;
+
+		sprintf(path, "%s/%s", dir, mf->cf_file);
+		f = fopen(path, "rb");
+		n = f ? fread(buf, 1, mf->cf_bits / 8, f) : 0;
+		if (f)
+			fclose(f);
+		if (n == mf->cf_bits / 8 && !cstf_scan(buf, n, mf->port.tpiu, idb, first))
+			for (int c = 0; c < mf->ncores; c++)
+				bytes[c] = idb[mf->port.trace_id[c]];
+		free(buf);
+		free(path);
+	}
+	for (int c = 0; c < mf->ncores; c++)
+		total += ps->insns[c];
+	if (json) {
+		json_t *o = json_object(), *cores = json_array();
+
+		json_object_set_new(o, "recording", json_string(dir));
+		json_object_set_new(o, "port", json_string(st_port_name(mf->port.kind)));
+		json_object_set_new(o, "framed", json_boolean(mf->port.framed));
+		json_object_set_new(o, "bytes", json_integer((json_int_t)(mf->cf_bits / 8)));
+		json_object_set_new(o, "instructions", json_integer((json_int_t)total));
+		for (int c = 0; c < mf->ncores; c++) {
+			json_t *k = json_object();
+
+			json_object_set_new(k, "core", json_integer(c));
+			if (mf->port.kind != ST_PORT_MTB)
+				json_object_set_new(k, "trace_id", json_integer(mf->port.trace_id[c]));
+			json_object_set_new(k, "instructions", json_integer((json_int_t)ps->insns[c]));
+			json_object_set_new(k, "exceptions",
+					    json_integer((json_int_t)ps->exceptions[c]));
+			json_object_set_new(k, "gaps", json_integer((json_int_t)ps->gaps[c]));
+			json_object_set_new(k, "bytes", json_integer((json_int_t)bytes[c]));
+			json_array_append_new(cores, k);
+		}
+		json_object_set_new(o, "cores", cores);
+		json_dumpf(o, stdout, JSON_INDENT(2));
+		putchar('\n');
+		json_decref(o);
+	} else {
+		printf("recording %s: a trace port's (%s%s), %llu bytes, no statistics of the run "
+		       "(registers, data and timing are not traced)\n",
+		       dir, names[mf->port.kind],
+		       mf->port.tpiu	   ? " in CoreSight formatter frames from a TPIU"
+		       : mf->port.framed ? " in CoreSight formatter frames"
+					 : "",
+		       (unsigned long long)(mf->cf_bits / 8));
+		printf("  %d cores (%s), %llu instructions traced\n\n", mf->ncores,
+		       isa_model_info(mf->model)->name, (unsigned long long)total);
+		printf("trace port     trace ID         bytes        instrs         bpi  exceptions"
+		       "        gaps\n");
+		for (int c = 0; c < mf->ncores; c++) {
+			char id[8] = "-";
+
+			if (mf->port.kind != ST_PORT_MTB)
+				snprintf(id, sizeof(id), "0x%02x", mf->port.trace_id[c]);
+			printf("  core %-8d %8s  %12llu  %12llu  %10.4f  %10llu  %10llu%s\n", c, id,
+			       (unsigned long long)bytes[c], (unsigned long long)ps->insns[c],
+			       ps->insns[c] ? 8.0 * bytes[c] / ps->insns[c] : 0.0,
+			       (unsigned long long)ps->exceptions[c],
+			       (unsigned long long)ps->gaps[c],
+			       ps->lost_at_end[c] ? " (lost at the end)" : "");
+		}
+		printf("  all          %8s  %12llu  %12llu  %10.4f\n", "",
+		       (unsigned long long)(mf->cf_bits / 8), (unsigned long long)total,
+		       total ? (double)mf->cf_bits / total : 0.0);
+	}
+	rpl_close(r);
+	return 0;
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	enum { O_JSON = 256, O_CSV, O_OVER, O_PLOT, O_CDF, O_PLOTCDF, O_NOPORTS, O_SYNC, O_RAW };
@@ -1061,6 +1169,28 @@ int cmd_stat(int argc, char **argv)
 	if (o.csv && o.table != T_PORTS && !o.ports_raw)
 		o.no_ports = 1;
 
+	{
+		/* an imported trace port's recording: no stats.ini, only what the trace shows */
+		struct st_manifest mf;
+		char *sp = xmalloc(strlen(argv[optind]) + 16), *mp = xmalloc(strlen(argv[optind]) + 16);
+		int port = 0;
+
+		sprintf(sp, "%s/stats.ini", argv[optind]);
+		sprintf(mp, "%s/manifest.ini", argv[optind]);
+		error_quiet(1); /* a bad manifest: an_rec_load says why */
+		if (!st_manifest_read(mp, &mf) && mf.port.kind != ST_PORT_NONE && access(sp, F_OK))
+			port = 1;
+		error_quiet(-1);
+		free(sp);
+		free(mp);
+		if (port) {
+			if (o.csv || o.over_time || o.plot || o.cdf || o.plot_cdf || o.ports_raw)
+				return error("stat: %s is an imported trace port's recording: only its "
+					     "summary (text or --json), no --csv, --over-time, plots, "
+					     "CDFs or --ports-raw", argv[optind]), 2;
+			return port_only(argv[optind], &mf, o.json);
+		}
+	}
 	if (an_rec_load(&r, argv[optind]))
 		return 1;
 	if (!o.no_ports && (r.recorded_cf < 0 || r.recorded_lv < 0)) {

@@ -14,6 +14,7 @@ static const struct cli_command commands[] = {
 	{ "index", cmd_index, "replay a recording once and keep its checkpoints in an index file" },
 	{ "serve", cmd_serve, "serve a recording to GDB: target remote :3333, forward and reverse" },
 	{ "debug", cmd_debug, "serve a recording and start gdb-multiarch on it, in one command" },
+	{ "import", cmd_import, "make a recording of an ETM or MTB trace captured from hardware" },
 	{ "stat", cmd_stat, "a recording's statistics: rates, bits per field, bandwidth" },
 	{ "tune", cmd_tune, "find the chunk sizes that make recordings' traces smallest" },
 };

@@ -17,7 +17,16 @@ struct cstf {
 	int slot; /* next byte of frame to fill, 0..14 */
 	int cur;  /* current ID, -1 before the first */
 	int done;
+	unsigned fsync_period; /* TPIU: an FSYNC before every fsync_period-th frame (0: none) */
+	uint64_t frames;
 };
+
+static const uint8_t fsync[4] = {0xff, 0xff, 0xff, 0x7f};
+
+void cstf_set_fsync(struct cstf *f, unsigned period)
+{
+	f->fsync_period = period;
+}
 
 struct cstf *cstf_new(void)
 {
@@ -41,8 +50,13 @@ void cstf_free(struct cstf *f)
 
 static int emit(struct cstf *f)
 {
-	if (etm_bytes_reserve(&f->buf, &f->cap, f->len + CSTF_FRAME))
-		return error("cstf: out of memory at frame %zu", f->len / CSTF_FRAME);
+	if (etm_bytes_reserve(&f->buf, &f->cap, f->len + CSTF_FRAME + sizeof(fsync)))
+		return error("cstf: out of memory at frame %llu", (unsigned long long)f->frames);
+	if (f->fsync_period && f->frames % f->fsync_period == 0) {
+		memcpy(f->buf + f->len, fsync, sizeof(fsync));
+		f->len += sizeof(fsync);
+	}
+	f->frames++;
 	memcpy(f->buf + f->len, f->frame, CSTF_FRAME);
 	f->len += CSTF_FRAME;
 	memset(f->frame, 0, sizeof(f->frame));
@@ -122,4 +136,76 @@ const uint8_t *cstf_data(const struct cstf *f, size_t *len)
 {
 	*len = f->len;
 	return f->buf;
+}
+
+static void scan_byte(int id, uint64_t off, uint64_t bytes[128], uint64_t first[128])
+{
+	if (id < 0)
+		return; /* data before any ID: a decoder drops it too */
+	if (!bytes[id]++)
+		first[id] = off;
+}
+
+size_t cstf_tpiu_start(const uint8_t *data, size_t len)
+{
+	for (size_t pos = 0; pos + sizeof(fsync) <= len; pos++)
+		if (!memcmp(data + pos, fsync, sizeof(fsync)))
+			return pos;
+	return len;
+}
+
+/* One frame at data[f] into the counts; *cur is the current ID. */
+static void scan_frame(const uint8_t *data, size_t f, int *cur, uint64_t bytes[128],
+		       uint64_t first[128])
+{
+	const uint8_t *fr = data + f;
+
+	for (int k = 0; k < 8; k++) {
+		uint8_t b = fr[2 * k];
+		int flag = fr[15] >> k & 1;
+
+		if (b & 1) {
+			int prev = *cur;
+
+			*cur = b >> 1;
+			if (k < 7)
+				scan_byte(flag ? prev : *cur, f + 2 * k + 1, bytes, first);
+		} else {
+			scan_byte(*cur, f + 2 * k, bytes, first);
+			if (k < 7)
+				scan_byte(*cur, f + 2 * k + 1, bytes, first);
+		}
+	}
+}
+
+int cstf_scan(const uint8_t *data, size_t len, int fsyncs, uint64_t bytes[128],
+	      uint64_t first[128])
+{
+	int cur = -1;
+	size_t pos = 0;
+
+	memset(bytes, 0, 128 * sizeof(*bytes));
+	memset(first, 0, 128 * sizeof(*first));
+	if (!fsyncs) {
+		if (len % CSTF_FRAME)
+			return error("cstf: a capture of %zu bytes is no whole number of %d-byte "
+				     "frames (%zu bytes past the last whole one, at byte %zu)",
+				     len, CSTF_FRAME, len % CSTF_FRAME, len - len % CSTF_FRAME);
+		for (size_t f = 0; f < len; f += CSTF_FRAME)
+			scan_frame(data, f, &cur, bytes, first);
+		return 0;
+	}
+	/* a TPIU's: frames start after the first FSYNC; a part frame at the end is cut off */
+	pos = cstf_tpiu_start(data, len);
+	if (pos == len)
+		return error("cstf: no frame synchronisation (FSYNC, ff ff ff 7f) in the %zu bytes "
+			     "of the capture", len);
+	for (;;) {
+		while (pos + sizeof(fsync) <= len && !memcmp(data + pos, fsync, sizeof(fsync)))
+			pos += sizeof(fsync);
+		if (len - pos < CSTF_FRAME)
+			return 0;
+		scan_frame(data, pos, &cur, bytes, first);
+		pos += CSTF_FRAME;
+	}
 }

@@ -39,4 +39,27 @@ int cstf_finish(struct cstf *f) MUST_CHECK;
 /* The frames written so far (whole frames only). */
 const uint8_t *cstf_data(const struct cstf *f, size_t *len);
 
+/*
+ * TPIU output (continuous mode): a frame synchronisation packet (FSYNC,
+ * bytes ff ff ff 7f) before the first frame and then before every
+ * period-th one, so that a probe capturing from any byte on finds the
+ * frames (period 0: none, the ETB/ETR form). Before the first cstf_put.
+ */
+void cstf_set_fsync(struct cstf *f, unsigned period);
+
+/* The offset of the first FSYNC in a TPIU's capture, or len when there is none. */
+size_t cstf_tpiu_start(const uint8_t *data, size_t len);
+
+/*
+ * Read a capture of frames: for every trace ID 0..127, how many data
+ * bytes it has (bytes[id]) and the capture offset of its first (first[id],
+ * meaningful when bytes[id] > 0). ID 0 is the formatter's padding,
+ * 0x70..0x7f are reserved. fsyncs 0: frame aligned (len a multiple of
+ * 16); 1: a TPIU's, the frames found from the first FSYNC on, FSYNCs
+ * between frames skipped, a part frame at the end left out. 0, or -1 with
+ * an error naming the byte offset (len not whole frames, no FSYNC).
+ */
+int cstf_scan(const uint8_t *data, size_t len, int fsyncs, uint64_t bytes[128],
+	      uint64_t first[128]) MUST_CHECK;
+
 #endif

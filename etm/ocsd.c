@@ -8,6 +8,7 @@
  * the sizes the image gives.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <opencsd/c_api/opencsd_c_api.h>
@@ -17,11 +18,22 @@
 struct dec {
 	const struct etm_ocsd_mem *mem;
 	etm_ocsd_fn fn;
+	unsigned flags;		 /* ETM_OCSD_MARKS */
+	uint8_t lost[128];	 /* MARKS: the source lost sync and has not delivered since */
+	uint8_t traced[128];	 /* MARKS: the source delivered an instruction */
 	void *ctx[128];	     /* fn's context per trace ID; NULL: no such source */
 	uint64_t elems[128]; /* elements per trace ID */
 	int failed;	     /* fn stopped us, or an element we cannot accept */
 	char msg[256];	     /* OpenCSD's last logged message */
 };
+
+/* The element being delivered (etm_ocsd_where): one decode at a time. */
+static struct etm_ocsd_where where;
+
+void etm_ocsd_where(struct etm_ocsd_where *w)
+{
+	*w = where;
+}
 
 static uint32_t mem_read(const void *p, const ocsd_vaddr_t addr, const ocsd_mem_space_acc_t space,
 			 const uint32_t req, uint8_t *buf)
@@ -58,6 +70,8 @@ static int range(struct dec *d, unsigned id, const ocsd_generic_trace_elem *el)
 				     id, (unsigned long long)el->st_addr,
 				     (unsigned long long)el->en_addr, pc);
 		hw1 = r->data[pc - r->base] | r->data[pc - r->base + 1] << 8;
+		where.last = pc + etm_thumb_size(hw1) >= el->en_addr;
+		where.last_taken = where.last && el->last_instr_exec;
 		if (d->fn(d->ctx[id], pc))
 			return -1;
 		pc += etm_thumb_size(hw1);
@@ -84,16 +98,52 @@ static ocsd_datapath_resp_t elem_cb(const void *p, const ocsd_trc_index_t idx, c
 		return OCSD_RESP_FATAL_INVALID_DATA;
 	}
 	d->elems[id]++;
+	where = (struct etm_ocsd_where){.index = idx, .trace_id = id};
 	switch (el->elem_type) {
-	case OCSD_GEN_TRC_ELEM_INSTR_RANGE: bad = range(d, id, el); break;
+	case OCSD_GEN_TRC_ELEM_INSTR_RANGE:
+		if ((d->flags & ETM_OCSD_MARKS) && d->lost[id] && d->traced[id] &&
+		    d->fn(d->ctx[id], ETM_OCSD_GAP)) {
+			bad = -1;
+			break;
+		}
+		d->lost[id] = 0;
+		d->traced[id] = 1;
+		bad = range(d, id, el);
+		break;
 	case OCSD_GEN_TRC_ELEM_EXCEPTION:
+		if (el->excep_ret_addr) {
+			where.ret_valid = 1;
+			where.ret = (uint32_t)el->en_addr;
+			where.ret_br_tgt = el->excep_ret_addr_br_tgt;
+		}
+		if ((d->flags & ETM_OCSD_MARKS) && d->lost[id] && d->traced[id]) {
+			/* an exception right after the resync: the gap comes first */
+			if (d->fn(d->ctx[id], ETM_OCSD_GAP)) {
+				bad = -1;
+				break;
+			}
+			d->lost[id] = 0;
+		}
 		bad = d->fn(d->ctx[id], ETM_OCSD_EXC | el->exception_number);
 		break;
+	case OCSD_GEN_TRC_ELEM_EXCEPTION_RET:
+		if ((d->flags & ETM_OCSD_MARKS) && !d->lost[id])
+			bad = d->fn(d->ctx[id], ETM_OCSD_RET);
+		break;
 	case OCSD_GEN_TRC_ELEM_NO_SYNC:
-		/* the first element of every source's decode; later, a loss of sync */
-		if (d->elems[id] > 1)
+	case OCSD_GEN_TRC_ELEM_TRACE_ON:
+		/*
+		 * NO_SYNC is the first element of every source's decode; later, a
+		 * loss of sync. TRACE_ON follows every (re)synchronisation: trace
+		 * enabled, or restarted after an overflow or a discontinuity.
+		 */
+		if (d->flags & ETM_OCSD_MARKS) {
+			if (d->traced[id])
+				d->lost[id] = 1;
+		} else if (el->elem_type == OCSD_GEN_TRC_ELEM_NO_SYNC && d->elems[id] > 1) {
 			bad = error("etm ocsd: trace ID 0x%x: sync lost at byte %llu", id,
 				    (unsigned long long)idx);
+		}
 		break;
 	case OCSD_GEN_TRC_ELEM_ADDR_NACC:
 	case OCSD_GEN_TRC_ELEM_ADDR_UNKNOWN:
@@ -104,7 +154,7 @@ static ocsd_datapath_resp_t elem_cb(const void *p, const ocsd_trc_index_t idx, c
 		    id, (int)el->elem_type, (unsigned long long)idx,
 		    (unsigned long long)el->st_addr);
 		break;
-	default: /* TRACE_ON, PE_CONTEXT, EXCEPTION_RET, EO_TRACE: nothing to check */ break;
+	default: /* PE_CONTEXT, EO_TRACE: nothing to check */ break;
 	}
 	if (bad) {
 		d->failed = 1;
@@ -115,92 +165,160 @@ static ocsd_datapath_resp_t elem_cb(const void *p, const ocsd_trc_index_t idx, c
 
 static int errlog_ready;
 
+/* An open decode tree and where its decode has got to (etm_ocsd_open). */
+struct etm_ocsd {
+	struct dec d;
+	dcd_tree_handle_t t;
+	ocsd_datapath_resp_t resp;
+	size_t done;	   /* bytes decoded */
+	unsigned trace_id; /* the first source's, for messages */
+	int n, ended;
+	void *cfgs; /* etm_ocsd_open's decoder configurations, alive with the tree */
+};
+
 /*
  * One decode tree: n decoders (name, OCSD_BUILTIN_DCD_*, set up by ocfg[i],
  * of size cfg_size, for trace ID id[i], whose elements go to fn with
- * ctx[i]) over one raw stream (n = 1) or frames (framed).
+ * ctx[i]) over one raw stream (n = 1) or frames (framed 1: memory aligned,
+ * 2: with FSYNCs). NULL with an error.
  */
-static int decode(const char *name, const void *ocfg, size_t cfg_size, const uint8_t *id, int n,
-		  int framed, const struct etm_ocsd_mem *mem, const uint8_t *data, size_t len,
-		  etm_ocsd_fn fn, void *const *ctx)
+static struct etm_ocsd *open_tree(const char *name, const void *ocfg, size_t cfg_size,
+				  const uint8_t *id, int n, int framed, unsigned flags,
+				  const struct etm_ocsd_mem *mem, etm_ocsd_fn fn, void *const *ctx)
 {
-	static struct dec d; /* large: not on the stack; one decode at a time */
-	dcd_tree_handle_t t;
-	ocsd_datapath_resp_t resp = OCSD_RESP_CONT;
-	unsigned trace_id = id[0];
-	size_t done = 0;
-	int ret = -1;
+	struct etm_ocsd *o = calloc(1, sizeof(*o));
+	struct dec *d;
 
-	memset(&d, 0, sizeof(d));
-	d.mem = mem;
-	d.fn = fn;
-	t = ocsd_create_dcd_tree(framed ? OCSD_TRC_SRC_FRAME_FORMATTED : OCSD_TRC_SRC_SINGLE,
-				 framed ? OCSD_DFRMTR_FRAME_MEM_ALIGN : 0);
-	if (t == C_API_INVALID_TREE_HANDLE)
-		return error("etm ocsd: trace ID 0x%x: cannot create an OpenCSD decode tree",
-			     trace_id);
+	if (!o) {
+		error("etm ocsd: out of memory");
+		return NULL;
+	}
+	d = &o->d;
+	d->mem = mem;
+	d->fn = fn;
+	d->flags = flags;
+	o->trace_id = id[0];
+	o->n = n;
+	o->resp = OCSD_RESP_CONT;
+	o->t = ocsd_create_dcd_tree(framed ? OCSD_TRC_SRC_FRAME_FORMATTED : OCSD_TRC_SRC_SINGLE,
+				    framed == 2 ? OCSD_DFRMTR_HAS_FSYNCS
+				    : framed    ? OCSD_DFRMTR_FRAME_MEM_ALIGN
+						: 0);
+	if (o->t == C_API_INVALID_TREE_HANDLE) {
+		error("etm ocsd: trace ID 0x%x: cannot create an OpenCSD decode tree", o->trace_id);
+		free(o);
+		return NULL;
+	}
 	/* OpenCSD's default error logger is one per process: set it up once
 	   (each set-up allocates a new one) */
 	if (!errlog_ready &&
 	    (ocsd_def_errlog_init(OCSD_ERR_SEV_ERROR, 1) != OCSD_OK ||
 	     ocsd_def_errlog_config_output(C_API_MSGLOGOUT_FLG_NONE, NULL) != OCSD_OK)) {
-		error("etm ocsd: trace ID 0x%x: cannot set up OpenCSD's error log", trace_id);
-		goto out;
+		error("etm ocsd: trace ID 0x%x: cannot set up OpenCSD's error log", o->trace_id);
+		goto fail;
 	}
 	errlog_ready = 1;
-	if (ocsd_def_errlog_set_strprint_cb(t, &d, log_cb) != OCSD_OK) {
-		error("etm ocsd: trace ID 0x%x: cannot set up OpenCSD's error log", trace_id);
-		goto out;
+	if (ocsd_def_errlog_set_strprint_cb(o->t, d, log_cb) != OCSD_OK) {
+		error("etm ocsd: trace ID 0x%x: cannot set up OpenCSD's error log", o->trace_id);
+		goto fail;
 	}
 	for (int i = 0; i < n; i++) {
 		unsigned char csid = 0;
 
-		if (id[i] >= 128 || d.ctx[id[i]]) {
+		if (id[i] >= 128 || d->ctx[id[i]]) {
 			error("etm ocsd: trace ID 0x%x twice or out of range", id[i]);
-			goto out;
+			goto fail;
 		}
-		d.ctx[id[i]] = ctx[i];
-		if (ocsd_dt_create_decoder(t, name, OCSD_CREATE_FLG_FULL_DECODER,
+		d->ctx[id[i]] = ctx[i];
+		if (ocsd_dt_create_decoder(o->t, name, OCSD_CREATE_FLG_FULL_DECODER,
 					   (const uint8_t *)ocfg + i * cfg_size,
 					   &csid) != OCSD_OK) {
 			error("etm ocsd: trace ID 0x%x: OpenCSD refuses the %s configuration (%s)",
-			      id[i], name, d.msg);
-			goto out;
+			      id[i], name, d->msg);
+			goto fail;
 		}
 	}
-	if (ocsd_dt_set_gen_elem_outfn(t, elem_cb, &d) != OCSD_OK ||
-	    ocsd_dt_add_callback_mem_acc(t, 0, 0xffffffffull, OCSD_MEM_SPACE_ANY, mem_read, mem) !=
-		OCSD_OK) {
+	if (ocsd_dt_set_gen_elem_outfn(o->t, elem_cb, d) != OCSD_OK ||
+	    ocsd_dt_add_callback_mem_acc(o->t, 0, 0xffffffffull, OCSD_MEM_SPACE_ANY, mem_read,
+					 mem) != OCSD_OK) {
 		error("etm ocsd: trace ID 0x%x: cannot attach the element sink or the image",
-		      trace_id);
-		goto out;
+		      o->trace_id);
+		goto fail;
 	}
-	while (done < len && !d.failed) {
+	return o;
+fail:
+	etm_ocsd_close(o);
+	return NULL;
+}
+
+int etm_ocsd_feed(struct etm_ocsd *o, const uint8_t *data, size_t len)
+{
+	size_t done = 0;
+
+	if (o->d.failed || OCSD_DATA_RESP_IS_FATAL(o->resp) || o->ended)
+		return error("etm ocsd: trace ID 0x%x: the decode stopped before byte %zu", o->trace_id,
+			     o->done);
+	while (done < len && !o->d.failed) {
 		uint32_t used = 0,
 			 chunk = len - done > (1u << 20) ? 1u << 20 : (uint32_t)(len - done);
 
-		resp = ocsd_dt_process_data(t, OCSD_OP_DATA, done, chunk, data + done, &used);
+		o->resp = ocsd_dt_process_data(o->t, OCSD_OP_DATA, o->done + done, chunk,
+					       data + done, &used);
 		done += used;
-		if (OCSD_DATA_RESP_IS_FATAL(resp) || (!used && !OCSD_DATA_RESP_IS_WAIT(resp)))
+		if (OCSD_DATA_RESP_IS_FATAL(o->resp) || (!used && !OCSD_DATA_RESP_IS_WAIT(o->resp)))
 			break;
-		if (OCSD_DATA_RESP_IS_WAIT(resp))
-			resp = ocsd_dt_process_data(t, OCSD_OP_FLUSH, 0, 0, NULL, NULL);
+		if (OCSD_DATA_RESP_IS_WAIT(o->resp))
+			o->resp = ocsd_dt_process_data(o->t, OCSD_OP_FLUSH, 0, 0, NULL, NULL);
 	}
-	if (!d.failed && !OCSD_DATA_RESP_IS_FATAL(resp))
-		resp = ocsd_dt_process_data(t, OCSD_OP_EOT, 0, 0, NULL, NULL);
-	if (d.failed) {
-		error("etm ocsd: trace ID 0x%x%s: decode stopped at byte %zu of %zu", trace_id,
-		      n > 1 ? " and the others" : "", done, len);
-		goto out;
-	}
-	if (OCSD_DATA_RESP_IS_FATAL(resp) || done < len) {
-		error("etm ocsd: trace ID 0x%x: OpenCSD fails at byte %zu of %zu (response %d): %s",
-		      trace_id, done, len, (int)resp, d.msg[0] ? d.msg : "no message");
-		goto out;
-	}
-	ret = 0;
-out:
-	ocsd_destroy_dcd_tree(t);
+	o->done += done;
+	if (o->d.failed)
+		return error("etm ocsd: trace ID 0x%x%s: decode stopped at byte %zu", o->trace_id,
+			     o->n > 1 ? " and the others" : "", o->done);
+	if (OCSD_DATA_RESP_IS_FATAL(o->resp) || done < len)
+		return error("etm ocsd: trace ID 0x%x: OpenCSD fails at byte %zu (response %d): %s",
+			     o->trace_id, o->done, (int)o->resp,
+			     o->d.msg[0] ? o->d.msg : "no message");
+	return 0;
+}
+
+int etm_ocsd_end(struct etm_ocsd *o)
+{
+	if (o->d.failed || OCSD_DATA_RESP_IS_FATAL(o->resp))
+		return error("etm ocsd: trace ID 0x%x: the decode stopped before byte %zu", o->trace_id,
+			     o->done);
+	o->ended = 1;
+	o->resp = ocsd_dt_process_data(o->t, OCSD_OP_EOT, 0, 0, NULL, NULL);
+	if (o->d.failed)
+		return error("etm ocsd: trace ID 0x%x%s: decode stopped at the end of the trace "
+			     "(byte %zu)", o->trace_id, o->n > 1 ? " and the others" : "", o->done);
+	if (OCSD_DATA_RESP_IS_FATAL(o->resp))
+		return error("etm ocsd: trace ID 0x%x: OpenCSD fails at the end of the trace (byte "
+			     "%zu, response %d): %s", o->trace_id, o->done, (int)o->resp,
+			     o->d.msg[0] ? o->d.msg : "no message");
+	return 0;
+}
+
+void etm_ocsd_close(struct etm_ocsd *o)
+{
+	if (!o)
+		return;
+	ocsd_destroy_dcd_tree(o->t);
+	free(o->cfgs);
+	free(o);
+}
+
+/* A whole decode of data[0..len) with a tree open_tree's arguments make. 0 / -1. */
+static int decode(const char *name, const void *ocfg, size_t cfg_size, const uint8_t *id, int n,
+		  int framed, unsigned flags, const struct etm_ocsd_mem *mem, const uint8_t *data,
+		  size_t len, etm_ocsd_fn fn, void *const *ctx)
+{
+	struct etm_ocsd *o = open_tree(name, ocfg, cfg_size, id, n, framed, flags, mem, fn, ctx);
+	int ret;
+
+	if (!o)
+		return -1;
+	ret = etm_ocsd_feed(o, data, len) || etm_ocsd_end(o) ? -1 : 0;
+	etm_ocsd_close(o);
 	return ret;
 }
 
@@ -226,8 +344,8 @@ int etm_ocsd_decode(const struct etm4_cfg *cfg, const struct etm_ocsd_mem *mem, 
 	ocsd_etmv4_cfg oc;
 
 	etmv4_cfg(cfg, &oc);
-	return decode(OCSD_BUILTIN_DCD_ETMV4I, &oc, sizeof(oc), &cfg->trace_id, 1, 0, mem, data,
-		      len, fn, &ctx);
+	return decode(OCSD_BUILTIN_DCD_ETMV4I, &oc, sizeof(oc), &cfg->trace_id, 1, 0, 0, mem,
+		      data, len, fn, &ctx);
 }
 
 int etm_ocsd_decode3(const struct etm3_cfg *cfg, const struct etm_ocsd_mem *mem,
@@ -243,8 +361,8 @@ int etm_ocsd_decode3(const struct etm3_cfg *cfg, const struct etm_ocsd_mem *mem,
 	oc.reg_trc_id = r.traceidr;
 	oc.arch_ver = ARCH_V7;
 	oc.core_prof = profile_CortexM;
-	return decode(OCSD_BUILTIN_DCD_ETMV3, &oc, sizeof(oc), &cfg->trace_id, 1, 0, mem, data, len,
-		      fn, &ctx);
+	return decode(OCSD_BUILTIN_DCD_ETMV3, &oc, sizeof(oc), &cfg->trace_id, 1, 0, 0, mem, data,
+		      len, fn, &ctx);
 }
 
 int etm_ocsd_decode_frames(const struct etm4_cfg *cfg, int n, const struct etm_ocsd_mem *mem,
@@ -262,6 +380,106 @@ int etm_ocsd_decode_frames(const struct etm4_cfg *cfg, int n, const struct etm_o
 		etmv4_cfg(&cfg[i], &oc[i]);
 		id[i] = cfg[i].trace_id;
 	}
-	return decode(OCSD_BUILTIN_DCD_ETMV4I, oc, sizeof(oc[0]), id, n, 1, mem, data, len, fn,
+	return decode(OCSD_BUILTIN_DCD_ETMV4I, oc, sizeof(oc[0]), id, n, 1, 0, mem, data, len, fn,
 		      ctx);
+}
+
+static void etmv3_cfg(const struct etm3_cfg *cfg, ocsd_etmv3_cfg *oc)
+{
+	struct etm3_regs r;
+
+	etm3_regs(cfg, &r);
+	memset(oc, 0, sizeof(*oc));
+	oc->reg_idr = r.idr;
+	oc->reg_ctrl = r.ctrl;
+	oc->reg_ccer = r.ccer;
+	oc->reg_trc_id = r.traceidr;
+	oc->arch_ver = ARCH_V7;
+	oc->core_prof = profile_CortexM;
+}
+
+struct etm_ocsd *etm_ocsd_open(const struct etm_ocsd_src *src, int n, int framed,
+			       unsigned flags, const struct etm_ocsd_mem *mem, etm_ocsd_fn fn)
+{
+	ocsd_etmv4_cfg *o4;
+	ocsd_etmv3_cfg *o3;
+	struct etm_ocsd *o;
+	uint8_t id[128];
+	void *ctx[128];
+
+	if (n < 1 || n > 128 || (!framed && n != 1)) {
+		error("etm ocsd: %d sources in one %s", n, framed ? "capture" : "raw stream");
+		return NULL;
+	}
+	/* the configurations live as long as the tree (OpenCSD may keep them) */
+	o4 = calloc(n, sizeof(*o4));
+	o3 = calloc(n, sizeof(*o3));
+	if (!o4 || !o3) {
+		free(o4);
+		free(o3);
+		error("etm ocsd: out of memory");
+		return NULL;
+	}
+	for (int i = 0; i < n; i++) {
+		if (src[i].v3 != src[0].v3) {
+			free(o4);
+			free(o3);
+			error("etm ocsd: ETMv3 and ETMv4 sources in one capture");
+			return NULL;
+		}
+		if (src[i].v3)
+			etmv3_cfg(&src[i].c3, &o3[i]);
+		else
+			etmv4_cfg(&src[i].c4, &o4[i]);
+		if (src[i].have_regs && src[i].v3) {
+			o3[i].reg_idr = src[i].regs[0];
+			o3[i].reg_ctrl = src[i].regs[1];
+			o3[i].reg_ccer = src[i].regs[2];
+		} else if (src[i].have_regs) {
+			o4[i].reg_idr0 = src[i].regs[0];
+			o4[i].reg_idr1 = src[i].regs[1];
+			o4[i].reg_idr2 = src[i].regs[2];
+			o4[i].reg_idr8 = src[i].regs[3];
+			o4[i].reg_configr = src[i].regs[4];
+		}
+		id[i] = src[i].v3 ? src[i].c3.trace_id : src[i].c4.trace_id;
+		ctx[i] = src[i].ctx;
+	}
+	if (src[0].v3) {
+		free(o4);
+		o = open_tree(OCSD_BUILTIN_DCD_ETMV3, o3, sizeof(o3[0]), id, n, framed, flags, mem,
+			      fn, ctx);
+		if (o)
+			o->cfgs = o3;
+		else
+			free(o3);
+		return o;
+	}
+	free(o3);
+	o = open_tree(OCSD_BUILTIN_DCD_ETMV4I, o4, sizeof(o4[0]), id, n, framed, flags, mem, fn,
+		      ctx);
+	if (o)
+		o->cfgs = o4;
+	else
+		free(o4);
+	return o;
+}
+
+int etm_ocsd_decode_src(const struct etm_ocsd_src *src, int n, int framed, unsigned flags,
+			const struct etm_ocsd_mem *mem, const uint8_t *data, size_t len,
+			etm_ocsd_fn fn)
+{
+	struct etm_ocsd *o;
+	int ret;
+
+	if (framed == 1 && len % 16)
+		return error("etm ocsd: a capture of %zu bytes is no whole number of 16-byte frames",
+			     len);
+	if (framed == 2)
+		len -= len % 4; /* a TPIU's: 4-byte aligned, the part frame at the end left out */
+	if (!(o = etm_ocsd_open(src, n, framed, flags, mem, fn)))
+		return -1;
+	ret = etm_ocsd_feed(o, data, len) || etm_ocsd_end(o) ? -1 : 0;
+	etm_ocsd_close(o);
+	return ret;
 }

@@ -62,6 +62,80 @@ int etm_ocsd_decode(const struct etm4_cfg *cfg, const struct etm_ocsd_mem *mem, 
 int etm_ocsd_decode_frames(const struct etm4_cfg *cfg, int n, const struct etm_ocsd_mem *mem,
 			   const uint8_t *data, size_t len, etm_ocsd_fn fn,
 			   void *const *ctx) MUST_CHECK;
+/*
+ * A source for etm_ocsd_decode_src: an ETMv4 (c4) or, v3 set, an ETMv3
+ * (c3) trace unit, whose elements go to fn with ctx.
+ */
+struct etm_ocsd_src {
+	int v3;
+	struct etm4_cfg c4;
+	struct etm3_cfg c3;
+	void *ctx;
+	/*
+	 * have_regs: OpenCSD gets these instead of what c4 / c3 imply (a
+	 * probe's dump): ETMv4 TRCIDR0, TRCIDR1, TRCIDR2, TRCIDR8, TRCCONFIGR;
+	 * ETMv3 ETMIDR, ETMCR, ETMCCER; the trace ID stays c4's / c3's
+	 */
+	int have_regs;
+	uint32_t regs[5];
+};
+
+/*
+ * flags of etm_ocsd_decode_src. ETM_OCSD_MARKS: a loss of sync, an
+ * overflow or any other restart of a source's trace after it delivered
+ * instructions is no error: fn gets ETM_OCSD_GAP before the first element
+ * after it (the instructions in between are unknown); an exception return
+ * element gives fn ETM_OCSD_RET.
+ */
+#define ETM_OCSD_MARKS 1u
+#define ETM_OCSD_RET 0x200000000ull
+#define ETM_OCSD_GAP 0x400000000ull
+
+/*
+ * n sources (framed: n ETMv4 or n ETMv3 sources in one capture of
+ * formatter frames, each with its trace ID: 1 memory aligned (ETB/ETR),
+ * 2 a TPIU's with FSYNCs between frames, found from the first FSYNC on;
+ * else n = 1 and a raw stream).
+ * 0 / -1 as etm_ocsd_decode.
+ */
+int etm_ocsd_decode_src(const struct etm_ocsd_src *src, int n, int framed, unsigned flags,
+			const struct etm_ocsd_mem *mem, const uint8_t *data, size_t len,
+			etm_ocsd_fn fn) MUST_CHECK;
+
+/*
+ * The same decode a piece at a time: etm_ocsd_open sets up the tree (NULL
+ * with an error), etm_ocsd_feed decodes the next len bytes (OpenCSD's byte
+ * index counts from the first byte fed; a TPIU's capture must start at an
+ * FSYNC and come in multiples of 4 bytes), etm_ocsd_end flushes it at the
+ * end of the trace (no feed after it), both 0 / -1 as etm_ocsd_decode;
+ * etm_ocsd_close frees it. Several may be open at once; their elements are
+ * delivered during etm_ocsd_feed and etm_ocsd_end only.
+ */
+struct etm_ocsd;
+struct etm_ocsd *etm_ocsd_open(const struct etm_ocsd_src *src, int n, int framed,
+			       unsigned flags, const struct etm_ocsd_mem *mem, etm_ocsd_fn fn);
+int etm_ocsd_feed(struct etm_ocsd *o, const uint8_t *data, size_t len) MUST_CHECK;
+int etm_ocsd_end(struct etm_ocsd *o) MUST_CHECK;
+void etm_ocsd_close(struct etm_ocsd *o);
+
+/*
+ * Inside fn: the element being delivered: its byte index in the data
+ * given to the decode, its trace ID and, for an exception, the preferred
+ * return address when OpenCSD knows it (ret_valid), and whether it is
+ * also the target of the branch just traced (ret_br_tgt); for an
+ * instruction, whether it is the last of OpenCSD's range (last: a
+ * waypoint, or where the trace stopped) and then whether it was executed
+ * (last_taken: a branch taken).
+ */
+struct etm_ocsd_where {
+	uint64_t index;
+	unsigned trace_id;
+	int ret_valid, ret_br_tgt;
+	uint32_t ret;
+	int last, last_taken;
+};
+void etm_ocsd_where(struct etm_ocsd_where *w);
+
 /* The same for an ETMv3 stream (etm3), with OpenCSD's ETMv3 decoder (ARMv7-M). */
 int etm_ocsd_decode3(const struct etm3_cfg *cfg, const struct etm_ocsd_mem *mem,
 		     const uint8_t *data, size_t len, etm_ocsd_fn fn, void *ctx) MUST_CHECK;

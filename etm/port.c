@@ -83,15 +83,18 @@ int etm_image_halfwords(const struct etm_image *im, uint32_t pc, uint16_t *hw1, 
 int etm_port_init(struct etm_port *p, const struct etm_port_cfg *cfg, const struct etm_image *im,
 		  uint32_t reset_pc)
 {
-	struct etm4_cfg c4 = {
-	    .trace_id = 0x10 + cfg->core, .sync_period = cfg->sync_period, .v8m = cfg->v8m};
-	struct etm3_cfg c3 = {.trace_id = 0x10 + cfg->core, .sync_period = cfg->sync_period};
+	uint8_t id = cfg->trace_id ? cfg->trace_id : 0x10 + cfg->core;
+	unsigned only = cfg->only ? cfg->only : ETM_PORT_ETM4 | ETM_PORT_ETM3 | ETM_PORT_MTB;
+	struct etm4_cfg c4 = {.trace_id = id, .sync_period = cfg->sync_period, .v8m = cfg->v8m};
+	struct etm3_cfg c3 = {.trace_id = id, .sync_period = cfg->sync_period};
 
 	memset(p, 0, sizeof(*p));
 	p->im = im;
 	p->core = cfg->core;
 	p->cur_pc = reset_pc;
-	if (!(p->e4 = etm4_new(&c4)) || !(p->e3 = etm3_new(&c3)) || !(p->mtb = mtb_new())) {
+	if (((only & ETM_PORT_ETM4) && !(p->e4 = etm4_new(&c4))) ||
+	    ((only & ETM_PORT_ETM3) && !(p->e3 = etm3_new(&c3))) ||
+	    ((only & ETM_PORT_MTB) && !(p->mtb = mtb_new()))) {
 		etm_port_release(p);
 		return -1;
 	}
@@ -135,14 +138,14 @@ int etm_port_insn(struct etm_port *p, uint32_t pc, uint32_t next, int exc_return
 		in.flags = ETM4_EXC_RETURN | (tail ? ETM4_TAIL : 0);
 		excret = p->excret[p->nexc - 1];
 	}
-	if (etm4_insn(p->e4, &in) || etm3_insn(p->e3, &in) ||
-	    mtb_insn(p->mtb, pc, in.size, next, excret))
+	if ((p->e4 && etm4_insn(p->e4, &in)) || (p->e3 && etm3_insn(p->e3, &in)) ||
+	    (p->mtb && mtb_insn(p->mtb, pc, in.size, next, excret)))
 		return -1;
 	p->insns++;
 	if (exc_return && tail) {
 		/* the new handler returns where the old one would have */
-		if (etm4_exception(p->e4, tail, p->exc[p->nexc - 1], next) ||
-		    etm3_exception(p->e3, tail, next))
+		if ((p->e4 && etm4_exception(p->e4, tail, p->exc[p->nexc - 1], next)) ||
+		    (p->e3 && etm3_exception(p->e3, tail, next)))
 			return -1;
 		p->excret[p->nexc - 1] = lr;
 	} else if (exc_return) {
@@ -165,8 +168,9 @@ int etm_port_exception(struct etm_port *p, unsigned number, uint32_t handler, ui
 			     p->core, ETM_PORT_EXC_DEPTH, (unsigned long long)p->insns);
 	p->exc[p->nexc] = p->cur_pc;
 	p->excret[p->nexc++] = lr;
-	if (etm4_exception(p->e4, number, p->cur_pc, handler) ||
-	    etm3_exception(p->e3, number, handler) || mtb_exception(p->mtb, p->cur_pc, handler))
+	if ((p->e4 && etm4_exception(p->e4, number, p->cur_pc, handler)) ||
+	    (p->e3 && etm3_exception(p->e3, number, handler)) ||
+	    (p->mtb && mtb_exception(p->mtb, p->cur_pc, handler)))
 		return -1;
 	p->cur_pc = handler;
 	return 0;
@@ -174,7 +178,7 @@ int etm_port_exception(struct etm_port *p, unsigned number, uint32_t handler, ui
 
 int etm_port_finish(struct etm_port *p)
 {
-	return etm4_flush(p->e4) || etm3_flush(p->e3) ? -1 : 0;
+	return (p->e4 && etm4_flush(p->e4)) || (p->e3 && etm3_flush(p->e3)) ? -1 : 0;
 }
 
 int etm_raw_write(const char *dir, const char *what, int core, const uint8_t *data, size_t len)

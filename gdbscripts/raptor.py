@@ -934,8 +934,46 @@ You are put back where you were."""
             gdb.write(line + "\n")
 
 
+class RaptorStepi(gdb.Command):
+    """raptor stepi [N]: step the selected thread's core N instructions (1 by
+default), as GDB's stepi would, through `monitor stepi CORE N`: in a
+control-flow-only recording (--lv-enc none, a trace port, an imported ETM
+capture) GDB cannot stepi itself (its frame ids need the stack pointer, which
+the trace does not carry). Other cores run as the recorded order has them.
+Shows the new pc."""
+
+    reverse = False
+
+    def __init__(self, name="raptor stepi"):
+        super().__init__(name, gdb.COMMAND_USER, gdb.COMPLETE_NONE)
+
+    def invoke(self, arg, from_tty):
+        n = arg.strip() or "1"
+        if not n.isdigit() or int(n) < 1:
+            _fail("usage: raptor %sstepi [N]", "reverse-" if self.reverse else "")
+        t = gdb.selected_thread()
+        if t is None:
+            _fail("no thread selected")
+        out = monitor("%sstepi %d %s" % ("reverse-" if self.reverse else "", t.num - 1, n))
+        _run("maintenance flush register-cache")
+        gdb.write(out.split(";")[0] + "\n")
+
+
+class RaptorReverseStepi(RaptorStepi):
+    """raptor reverse-stepi [N]: step the selected thread's core back N
+instructions (`monitor reverse-stepi CORE N`), for control-flow-only
+recordings as `raptor stepi`."""
+
+    reverse = True
+
+    def __init__(self):
+        super().__init__("raptor reverse-stepi")
+
+
 RaptorCommand()
 RaptorWhere()
+RaptorStepi()
+RaptorReverseStepi()
 RaptorGoto()
 RaptorLastWriter()
 RaptorAccesses()

@@ -13,6 +13,7 @@
 #include "caches/mc2rt.h"
 #include "record/cftm.h"
 #include "record/lvtm.h"
+#include "record/porttm.h"
 #include "record/profile.h"
 #include "replay/replay.h"
 #include "streams/manifest.h"
@@ -42,6 +43,9 @@ void rec_options_init(struct rec_options *o)
 		die("built-in predictor configuration 'large' does not parse");
 	dc_fa_config_init(&o->cache);
 	o->cf_on = o->lv_on = 1;
+	o->port.sync_period = 4096;
+	for (int c = 0; c < ST_CF_MAX_CORES; c++)
+		o->port.trace_id[c] = 0x10 + c;
 	o->cf_enc = ST_CF_TRE;
 	o->lv_enc = ST_LV_CFIAT;
 	o->timed = 1;
@@ -111,6 +115,8 @@ struct rec {
 	unsigned cf_mask, lv_mask; /* the encoders run (cftm.h, lvtm.h) */
 	struct st_truth_writer *truth;
 	struct rec_profile *prof;
+	struct rec_port *port; /* a real trace port instead of mcfTRaptor (porttm.h) */
+	int port_failed;
 	struct st_manifest mf;
 	FILE *cf_file, *lv_file;
 	char *path_cf, *path_lv, *path_manifest, *path_next;
@@ -194,6 +200,14 @@ static void on_step(void *ctx, int core, const struct isa_step *st, uint64_t cyc
 	struct rec *r = ctx;
 
 	r->last_core = core;
+	if (r->port) {
+		const struct isa_cpu *cpu = board_cpu(r->b, core);
+
+		/* an error sticks: the run stops after this step (rec_run) */
+		if (rec_port_step(r->port, core, st, isa_cpu_get(cpu, ISA_R_PC),
+				  isa_cpu_get(cpu, ISA_R_LR)))
+			r->port_failed = 1;
+	}
 	rec_cf_step(r->cf, core, st, cycle);
 	if (r->lv)
 		rec_lv_step(r->lv, core, cycle);
@@ -294,7 +308,9 @@ static void fill_manifest(struct rec *r)
 	m->exc_penalty = o->board.exc_penalty;
 	m->timing_cache = (struct dc_config){ BOARD_TIMING_CACHE_SIZE, BOARD_TIMING_CACHE_ASSOC,
 					      BOARD_TIMING_CACHE_LINE };
-	m->cf_on = o->cf_on;
+	m->cf_on = o->cf_on || o->port.kind != ST_PORT_NONE;
+	m->port = o->port;
+	memset(m->port.bytes, 0, sizeof(m->port.bytes));
 	st_cf_format_init(&m->cf, o->cf_enc, r->ncores, o->timed);
 	if (o->cf_enc == ST_CF_TRE || o->cf_enc == ST_CF_TRA) {
 		m->cf.cnt = o->cnt;
@@ -551,6 +567,15 @@ static void summary(const struct rec *r, int exited, int status)
 				    : "");
 		}
 	}
+	if (r->port) {
+		uint64_t bits = r->mf.cf_bits;
+
+		fprintf(stderr, "  cf %-8s %10llu  %10.4f %8.4f         -  (recorded: %s%s, "
+			"docs/ETM.md)\n", st_port_name(r->o->port.kind), U(bits),
+			insns ? (double)bits / insns : 0, cycles ? (double)bits / cycles : 0,
+			r->o->port.kind == ST_PORT_MTB ? "each core's MTB buffer" : "the ETMs' bytes",
+			r->o->port.framed ? " in CoreSight formatter frames" : "");
+	}
 	for (int t = 0; r->lv && t < 2; t++) {
 		const struct st_lv_encoder *b = rec_lv_encoder(r->lv, rec_lv_index(ST_LV_NXLV, t));
 
@@ -702,6 +727,16 @@ int rec_run(const struct rec_options *o, int *status)
 		if (!(r.cf_file = create(r.path_cf)))
 			goto out;
 		rec_cf_set_output(r.cf, o->cf_enc, o->timed, r.cf_file, r.path_cf);
+	} else if (o->port.kind != ST_PORT_NONE) {
+		uint32_t reset[BOARD_MAX_CORES];
+
+		/* the trace units hold the trace until the end: cf.bin stays empty till then */
+		if (!(r.cf_file = create(r.path_cf)))
+			goto out;
+		for (int i = 0; i < r.ncores; i++)
+			reset[i] = isa_cpu_get(board_cpu(r.b, i), ISA_R_PC);
+		if (!(r.port = rec_port_new(&o->port, r.ncores, o->elf, reset)))
+			goto out;
 	}
 	lvc = (struct rec_lv_config){.cache = o->cache,
 				     .cnt = o->fah,
@@ -752,6 +787,10 @@ int rec_run(const struct rec_options *o, int *status)
 			error("interrupted after %llu instructions", U(board_insns(r.b)));
 			break;
 		}
+		if (r.port_failed) {
+			io_error = 1; /* the trace unit's error is above */
+			break;
+		}
 		n = board_insns(r.b);
 		if (o->board.max_insns && n >= o->board.max_insns) {
 			error("instruction limit of %llu reached", U(o->board.max_insns));
@@ -794,6 +833,17 @@ int rec_run(const struct rec_options *o, int *status)
 		r.mf.cf_bits = 0;
 	if (!o->lv_on)
 		r.mf.lv_bits = 0;
+	if (r.port) {
+		uint64_t total = 0;
+
+		if (rec_port_finish(r.port, r.cf_file, r.path_cf, r.mf.port.bytes, &total) ||
+		    fflush(r.cf_file)) {
+			io_error = 1;
+			memset(r.mf.port.bytes, 0, sizeof(r.mf.port.bytes));
+			total = 0;
+		}
+		r.mf.cf_bits = 8 * total;
+	}
 	r.mf.complete = exited && !io_error;
 	if (st_manifest_write(&r.mf, r.path_manifest))
 		io_error = 1;
@@ -820,6 +870,7 @@ out:
 	if (r.lv_file && fclose(r.lv_file))
 		ret = error("error writing '%s': %m", r.path_lv);
 	rec_cf_free(r.cf);
+	rec_port_free(r.port);
 	rec_lv_free(r.lv);
 	rec_prof_free(r.prof);
 	board_free(r.b);
@@ -896,6 +947,7 @@ int rec_restat(const char *dir, const char *chunks, const char *out_dir)
 	ret = write_stats(&r, out_dir, exited, exited ? status : 0);
 out:
 	rec_cf_free(r.cf);
+	rec_port_free(r.port);
 	rec_lv_free(r.lv);
 	rec_prof_free(r.prof);
 	rpl_close(rp);

@@ -33,6 +33,7 @@
 #include "predictors/bp.h"
 #include "streams/cfmsg.h"
 #include "streams/lvmsg.h"
+#include "streams/manifest.h"
 #include "util/util.h"
 
 struct rec_options {
@@ -43,6 +44,12 @@ struct rec_options {
 	int bp_shared;
 	struct dc_fa_config cache; /* shared flag here; ncores from board */
 	int cf_on, lv_on;
+	/*
+	 * port.kind != NONE: a real trace port writes cf.bin instead of
+	 * mcfTRaptor (cf_on 0, lv_on 0; record/porttm.h); its settings as the
+	 * manifest's [port] has them (bytes unused)
+	 */
+	struct st_port_cfg port;
 	enum st_cf_enc cf_enc;
 	enum st_lv_enc lv_enc;
 	int timed;

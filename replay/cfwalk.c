@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "board/board.h"
 #include "predictors/bp.h"
 #include "streams/cfmsg.h"
 
@@ -33,7 +34,7 @@ struct msg {
 	uint64_t seq; /* its index in the stream */
 	uint32_t ta;
 	uint16_t exc;
-	uint8_t end, tail, taken, has_target;
+	uint8_t end, tail, taken, has_target, gap;
 };
 
 /*
@@ -120,6 +121,17 @@ struct cfw {
 	struct isa_decoder *dec;
 	const struct isa_bus *bus;
 	int ncores, nx, timed;
+	/*
+	 * pathm: the source is a decoded path (cfw_config.path), walked with
+	 * NX_b's rules but for every taken branch (path_branch); unit names
+	 * the offsets in messages ("bit" of the cf stream, "byte" of a trace)
+	 */
+	int pathm;
+	const char *unit;
+	int (*path_next)(void *ctx, struct cfw_pmsg *m);
+	void *path_ctx;
+	uint64_t src_at; /* the latest path message's byte offset */
+	int src_ends;	 /* end messages filed */
 	int simple; /* RAPTOR_CFW_SIMPLE: one instruction at a time (white-box switch) */
 	int defer;  /* in cfw_run on one core: the replay's estimate is made at the end */
 	unsigned branch_penalty, exc_penalty;
@@ -170,11 +182,11 @@ static int walk_error(struct cfw *x, int pre, int core, uint64_t bit, const char
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (!pre)
-		return error("%s: core %d, instruction %llu (position %llu), bit %llu: %s", x->path,
-			     core, U(w->insns), U(position(x)), U(bit), msg);
+		return error("%s: core %d, instruction %llu (position %llu), %s %llu: %s", x->path,
+			     core, U(w->insns), U(position(x)), x->unit, U(bit), msg);
 	snprintf(x->perr, sizeof(x->perr), "%s: core %d, instruction %llu (read ahead of the "
-		 "replay at position %llu), bit %llu: %s", x->path, core, U(w->insns),
-		 U(position(x)), U(bit), msg);
+		 "replay at position %llu), %s %llu: %s", x->path, core, U(w->insns),
+		 U(position(x)), x->unit, U(bit), msg);
 	x->pfailed = 1;
 	return error("%s", x->perr);
 }
@@ -238,7 +250,8 @@ static void pack_chunk(struct msgs *l)
 		put_uleb(&p, zigzag(m->seq, prev->seq));
 		put_uleb(&p, m->ta);
 		put_uleb(&p, m->exc);
-		*p++ = (uint8_t)(m->end | m->tail << 1 | m->taken << 2 | m->has_target << 3);
+		*p++ = (uint8_t)(m->end | m->tail << 1 | m->taken << 2 | m->has_target << 3 |
+				 m->gap << 4);
 	}
 	if (l->nchunks == l->achunks) {
 		l->achunks = l->achunks ? 2 * l->achunks : 64;
@@ -278,6 +291,7 @@ static void unpack_chunk(struct msgs *l, size_t c)
 		m->tail = f >> 1 & 1;
 		m->taken = f >> 2 & 1;
 		m->has_target = f >> 3 & 1;
+		m->gap = f >> 4 & 1;
 	}
 	l->cached = c;
 }
@@ -424,13 +438,18 @@ static uint32_t run_size(const struct dinfo *d, uint64_t j)
 	return d->wide >> j & 1 ? 4 : 2;
 }
 
-/* The handler of exception exc: the vector table stays at 0 (VTOR's reset value). */
+/*
+ * The handler of exception exc: the vector table stays where VTOR's reset
+ * value puts it, the start of the code region (0; 0x10000000 on the M33's
+ * board: board_mem_of).
+ */
 static int vector(struct cfw *x, unsigned exc, uint32_t *pc)
 {
+	uint32_t vt = board_mem_of(x->mf->model).rom_base + 4 * exc;
 	uint16_t lo, hi;
 
-	if (x->bus->fetch(x->bus->ctx, 4 * exc, &lo) != ISA_BUS_OK ||
-	    x->bus->fetch(x->bus->ctx, 4 * exc + 2, &hi) != ISA_BUS_OK)
+	if (x->bus->fetch(x->bus->ctx, vt, &lo) != ISA_BUS_OK ||
+	    x->bus->fetch(x->bus->ctx, vt + 2, &hi) != ISA_BUS_OK)
 		return -1;
 	*pc = ((uint32_t)hi << 16 | lo) & ~1u;
 	return 0;
@@ -459,7 +478,8 @@ static int enter(struct cfw *x, int pre, int core, unsigned exc, int tail, uint6
 
 	if (vector(x, exc, &pc))
 		return walk_error(x, pre, core, bit, "the vector of exception %u at 0x%08x is not in "
-				  "the program's load image", exc, 4 * exc);
+				  "the program's load image", exc,
+				  board_mem_of(x->mf->model).rom_base + 4 * exc);
 	if (!tail) {
 		if (w->it) {
 			/* interrupted inside an IT block: the exception return restores it */
@@ -632,6 +652,35 @@ static int nx_branch(struct cfw *x, int pre, int core, struct msg *m, const stru
 }
 
 /*
+ * A branch of a decoded path: taken exactly when its message lands on it,
+ * to the message's target. A direct branch must go where its encoding
+ * says; an unconditional one outside an IT block cannot be passed.
+ */
+static int path_branch(struct cfw *x, int pre, int core, struct msg *m, const struct dinfo *d,
+		       int *taken, uint32_t *target, int *used)
+{
+	struct walker *w = pre ? &x->pw[core] : &x->rw[core];
+	int cond = w->it != 0 || d->cf == ISA_CF_COND_DIRECT;
+
+	*taken = 0;
+	*target = w->pc + d->size;
+	if (m->count && w->cnt == m->count) {
+		if (!is_indirect(d->cf) && m->ta != d->target)
+			return walk_error(x, pre, core, m->bit, "the trace has the branch at 0x%08x "
+					  "go to 0x%08x, its encoding says 0x%08x", w->pc, m->ta,
+					  d->target);
+		*taken = 1;
+		*target = m->ta;
+		*used = 1;
+	} else if (!is_indirect(d->cf) && !cond && d->target != w->pc + d->size) {
+		return walk_error(x, pre, core, m->bit, "the trace has the %s at 0x%08x not taken, "
+				  "but it is unconditional", d->cf == ISA_CF_CALL ? "BL" : "B",
+				  w->pc);
+	}
+	return 0;
+}
+
+/*
  * The part of a segment's slack put down to misses and jitter: all of it
  * without WFI/WFE; with them, as much as the core's segments without any
  * had per lower-bound cycle so far (the rest is sleep).
@@ -718,6 +767,17 @@ static int walk(struct cfw *x, int pre, int core, struct cfw_step *out)
 			return walk_error(x, pre, core, m->bit, "the exception message counts %llu "
 					  "instructions since the core's previous message, the core "
 					  "has run %llu", U(m->icnt), U(w->cnt));
+		if (m->gap && m->icnt == w->cnt) {
+			/* the trace lost the core here: it is next seen at ta */
+			w->pc = m->ta;
+			w->it = 0;
+			w->nframes = 0;
+			out->exception = 1;
+			out->gap = 1;
+			cost = 0;
+			used = 1;
+			goto done;
+		}
 		if (!m->tail && m->icnt == w->cnt) {
 			if (enter(x, pre, core, m->exc, 0, m->bit))
 				return -1;
@@ -756,14 +816,19 @@ static int walk(struct cfw *x, int pre, int core, struct cfw_step *out)
 		w->it = d->it;
 	} else {
 		if (d->cf != ISA_CF_NONE) {
-			if (x->nx ? nx_branch(x, pre, core, m, d, &taken, &target, &used)
-				  : tr_branch(x, pre, core, m, d, &taken, &target, &used, &counted))
+			if (x->pathm ? path_branch(x, pre, core, m, d, &taken, &target, &used)
+			    : x->nx  ? nx_branch(x, pre, core, m, d, &taken, &target, &used)
+				     : tr_branch(x, pre, core, m, d, &taken, &target, &used,
+						 &counted))
 				return -1;
 		}
 		it_advance(w);
 		if (taken && (d->cf == ISA_CF_RETURN || d->cf == ISA_CF_IND_JUMP))
 			returned(w, target);
 	}
+	if (x->pathm && m->count && w->cnt == m->count && !used)
+		return walk_error(x, pre, core, m->bit, "the trace has a taken branch at the "
+				  "instruction at 0x%08x, which is not a branch", from);
 	if (x->nx && m->count && w->cnt == m->count && !used)
 		return walk_error(x, pre, core, m->bit, "the message for SL %llu lands on the "
 				  "instruction at 0x%08x, which is not a branch that NX_b traces",
@@ -975,20 +1040,59 @@ static void file_msg(struct cfw *x, const struct st_cf_msg *h, uint64_t bit)
 
 static int head_error(struct cfw *x, uint64_t bit, const char *what)
 {
-	snprintf(x->perr, sizeof(x->perr), "%s: bit %llu: %s (the stream is read ahead of the "
-		 "replay at position %llu)", x->path, U(bit), what, U(position(x)));
+	snprintf(x->perr, sizeof(x->perr), "%s: %s %llu: %s (the stream is read ahead of the "
+		 "replay at position %llu)", x->path, x->unit, U(bit), what, U(position(x)));
 	x->pfailed = 1;
 	return error("%s", x->perr);
+}
+
+/* The next message of a decoded path: filed, complete (no target part to read). */
+static int read_path(struct cfw *x)
+{
+	struct cfw_pmsg pm, *p = &pm;
+	struct msgs *l;
+	struct msg *m;
+
+	if (x->path_next(x->path_ctx, p))
+		return head_error(x, x->src_at, "the decoded path ends without every core's end "
+				  "(a bug)");
+	x->src_at = p->at;
+	if (p->core >= x->ncores || p->kind > CFW_P_END ||
+	    (p->kind == CFW_P_BRANCH && !p->n) || (p->kind == CFW_P_TAIL && !p->n))
+		return head_error(x, p->at, "a malformed message in the decoded path (a bug)");
+	l = &x->list[p->core];
+	if (l->n == l->a) {
+		l->a = l->a ? 2 * l->a : 256;
+		l->v = xrealloc(l->v, l->a * sizeof(*l->v));
+	}
+	m = &l->v[l->n++];
+	*m = (struct msg){ .count = p->kind == CFW_P_BRANCH ? p->n : 0,
+			   .icnt = p->kind == CFW_P_BRANCH ? 0 : p->n,
+			   .bit = p->at, .seq = x->nmsgs++, .ta = p->ta,
+			   .exc = p->kind == CFW_P_END ? ST_CF_END : p->exc,
+			   .end = p->kind == CFW_P_END, .tail = p->kind == CFW_P_TAIL,
+			   .gap = p->kind == CFW_P_GAP };
+	if (p->kind == CFW_P_BRANCH)
+		m->taken = m->has_target = 1;
+	if (p->kind == CFW_P_END && ++x->src_ends == x->ncores)
+		x->ends = 1;
+	while (l->n >= 2 * MSG_CHUNK &&
+	       l->base + MSG_CHUNK <= min_u64(x->pw[p->core].next, x->rw[p->core].next))
+		pack_chunk(l);
+	return 0;
 }
 
 /* The next message head (no head open): filed; the end messages all at once. */
 static int read_head(struct cfw *x)
 {
-	uint64_t at = st_cf_decoder_pos(&x->cfd);
+	uint64_t at;
 	struct st_cf_msg h;
 	char why[400];
 	int s;
 
+	if (x->pathm)
+		return read_path(x);
+	at = st_cf_decoder_pos(&x->cfd);
 	error_quiet(1); /* its error goes into ours, with where the replay was */
 	s = st_cf_get_head(&x->cfd, &h);
 	error_quiet(-1);
@@ -1354,6 +1458,8 @@ uint64_t cfw_insns(const struct cfw *x, int core)
 
 uint64_t cfw_stream_pos(const struct cfw *x)
 {
+	if (x->pathm)
+		return x->ends ? x->mf->cf_bits : 8 * x->src_at;
 	return st_cf_decoder_pos(&x->cfd);
 }
 
@@ -1374,7 +1480,7 @@ struct cfw *cfw_new(const struct cfw_config *cfg)
 		error("%s: the recording has no control-flow stream", cfg->cf_path);
 		return NULL;
 	}
-	if (mf->cf.enc != ST_CF_NXB && mf->bp_shared && mf->ncores > 1) {
+	if (!cfg->path_next && mf->cf.enc != ST_CF_NXB && mf->bp_shared && mf->ncores > 1) {
 		error("%s: the %d cores share one predictor set: from the control-flow stream "
 		      "alone the replay cannot know the order in which the cores' branches "
 		      "trained it, so it cannot follow its predictions (record with per-core "
@@ -1387,8 +1493,12 @@ struct cfw *cfw_new(const struct cfw_config *cfg)
 	x->dec = cfg->dec;
 	x->bus = cfg->bus;
 	x->ncores = mf->ncores;
-	x->nx = mf->cf.enc == ST_CF_NXB;
-	x->timed = mf->cf.timed;
+	x->pathm = cfg->path_next != NULL;
+	x->path_next = cfg->path_next;
+	x->path_ctx = cfg->path_ctx;
+	x->unit = x->pathm ? "byte" : "bit";
+	x->nx = x->pathm || mf->cf.enc == ST_CF_NXB;
+	x->timed = !x->pathm && mf->cf.timed;
 	x->branch_penalty = mf->branch_penalty;
 	x->exc_penalty = mf->exc_penalty;
 	x->open_core = -1;
@@ -1411,7 +1521,8 @@ struct cfw *cfw_new(const struct cfw_config *cfg)
 			return NULL;
 		}
 	}
-	st_cf_decoder_init(&x->cfd, &mf->cf, cfg->cf, mf->cf_bits, cfg->cf_path);
+	if (!x->pathm)
+		st_cf_decoder_init(&x->cfd, &mf->cf, cfg->cf, mf->cf_bits, cfg->cf_path);
 	return x;
 }
 

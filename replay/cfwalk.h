@@ -96,12 +96,52 @@
 
 struct cfw;
 
+/*
+ * A decoded path (a real trace port's recording: replay/etmpath.h), the
+ * walk's source instead of the cf stream: per core, a message at every
+ * non-sequential change of its PC, in the core's order (the cores' messages
+ * in any interleaving that keeps each core's order; the walk consumes them
+ * in that order). A core's count restarts after each of its messages.
+ *
+ *   CFW_P_BRANCH  the n-th instruction (1 = the next one) is a branch that
+ *                 was taken to ta; every branch before it was not (a
+ *                 direct one: ta must be its encoded target; an
+ *                 unconditional one outside an IT block cannot be passed)
+ *   CFW_P_EXC     after n instructions, exception exc is entered
+ *   CFW_P_TAIL    the n-th instruction returns from an exception and
+ *                 tail-chains into exc (n >= 1)
+ *   CFW_P_GAP     after n instructions the trace lost the core: it is
+ *                 next seen at ta, what it ran in between is unknown (a
+ *                 step that retires nothing and says so, cfw_step.gap)
+ *   CFW_P_END     the core's last message: n more instructions, then
+ *                 nothing (the last message of every core; all of them
+ *                 come last, in core order)
+ *
+ * at: where the message's evidence is in the trace file (the byte offset
+ * the walk's errors name instead of a bit offset).
+ */
+enum cfw_pkind { CFW_P_BRANCH, CFW_P_EXC, CFW_P_TAIL, CFW_P_GAP, CFW_P_END };
+struct cfw_pmsg {
+	uint64_t n;
+	uint64_t at;
+	uint32_t ta;
+	uint16_t exc;
+	uint8_t core, kind;
+};
+
 struct cfw_config {
 	const struct st_manifest *mf; /* cf_on; must outlive the walker */
 	const uint8_t *cf;	      /* the stream, mf->cf_bits bits (not copied) */
 	const char *cf_path;	      /* for messages */
 	struct isa_decoder *dec;      /* for isa_describe */
 	const struct isa_bus *bus;    /* its fetch reads the ELF's load image */
+	/*
+	 * if path_next: walk a decoded path, not the cf stream; path_next(path_ctx,
+	 * m) gives its next message: 0, or 1 when none is left (path_ctx must
+	 * outlive the walker)
+	 */
+	int (*path_next)(void *ctx, struct cfw_pmsg *m);
+	void *path_ctx;
 };
 
 /* One replayed step. */
@@ -114,6 +154,7 @@ struct cfw_step {
 	int tail;	  /* an instruction whose exception return tail-chained into exc */
 	uint64_t cycle;	  /* the core's estimated cycle after the step */
 	int pinned;	  /* the step emitted a timed message: cycle is its exact stamp */
+	int gap;	  /* a decoded path's gap: exception is 1 too (nothing retired), exc 0 */
 };
 
 /*

@@ -493,6 +493,11 @@ struct rpl *rpl_open(const char *dir)
 		      "tells the replay where the cores went", dir, r->mf.lv_on ? "on" : "none");
 		goto fail;
 	}
+	if (r->mf.lv_on && r->mf.port.kind != ST_PORT_NONE) {
+		error("%s: a %s trace with a load-value stream: only control flow is replayed "
+		      "from a trace port", dir, st_port_name(r->mf.port.kind));
+		goto fail;
+	}
 	if (r->mf.lv_on) {
 		for (int i = 0; i < r->ncores; i++)
 			r->bp[i] = r->mf.bp_shared && i ? r->bp[0] : bp_new(&r->mf.bp);
@@ -505,8 +510,17 @@ struct rpl *rpl_open(const char *dir)
 		st_cf_decoder_init(&r->d.cfd, &r->mf.cf, r->cf_buf, r->mf.cf_bits, r->cf_path);
 	} else {
 		/* control flow only: walk the code, no ISS (see replay.h) */
-		struct cfw_config cc = { &r->mf, r->cf_buf, r->cf_path, r->dec, &r->bus };
+		struct cfw_config cc = { &r->mf, r->cf_buf, r->cf_path, r->dec, &r->bus, NULL, NULL };
 
+		/* a trace port's: OpenCSD's decode is the walk's path (etmpath.h) */
+		if (r->mf.port.kind != ST_PORT_NONE) {
+			r->etm = rpl_etm_open(&r->mf, r->elf_path, r->cf_buf, r->mf.cf_bits / 8,
+					      r->cf_path);
+			if (!r->etm)
+				goto fail;
+			cc.path_next = rpl_etm_next;
+			cc.path_ctx = r->etm;
+		}
 		if (!(r->cfw = cfw_new(&cc)))
 			goto fail;
 	}
@@ -551,6 +565,7 @@ void rpl_close(struct rpl *r)
 	rpl_ckstore_free(r->ck);
 	rpl_tix_free(r->tix);
 	cfw_free(r->cfw);
+	rpl_etm_free(r->etm);
 	for (int i = 0; i < r->ncores; i++) {
 		if (r->bp[i] && !(r->mf.bp_shared && i))
 			bp_free(r->bp[i]);
@@ -883,6 +898,22 @@ static void tq_push(struct tqueue *q, const struct tstep *t)
 	q->v[q->n++] = *t;
 }
 
+/* Put t back in front of q: the next truth_core_next of its core gives it again. */
+static void tq_unget(struct tqueue *q, const struct tstep *t)
+{
+	if (q->head) {
+		q->v[--q->head] = *t;
+		return;
+	}
+	if (q->n == q->a) {
+		q->a = q->a ? 2 * q->a : 1024;
+		q->v = xrealloc(q->v, q->a * sizeof(*q->v));
+	}
+	memmove(q->v + 1, q->v, q->n * sizeof(*q->v));
+	q->v[0] = *t;
+	q->n++;
+}
+
 /*
  * The truth's next step of core (its instructions that retired and its
  * exception entries; faulted attempts are no steps of the walk): 1, 0 when
@@ -921,6 +952,104 @@ static int truth_core_next(struct rpl *r, int core, struct tstep *t, int *exit)
 }
 
 /*
+ * The same exception entry: the same number; for an MTB, which records the
+ * handler and not the number, the same vector.
+ */
+static int same_exception(struct rpl *r, unsigned a, unsigned b)
+{
+	uint16_t h[4];
+	uint32_t va = r->bm.rom_base + 4 * a, vb = r->bm.rom_base + 4 * b;
+
+	if (a == b)
+		return 1;
+	if (r->mf.port.kind != ST_PORT_MTB)
+		return 0;
+	return r->bus.fetch(r, va, &h[0]) == ISA_BUS_OK && r->bus.fetch(r, va + 2, &h[1]) == ISA_BUS_OK &&
+	       r->bus.fetch(r, vb, &h[2]) == ISA_BUS_OK && r->bus.fetch(r, vb + 2, &h[3]) == ISA_BUS_OK &&
+	       h[0] == h[2] && h[1] == h[3];
+}
+
+/* Does the truth's step t fit constraint k of sig (etmpath.h)? */
+static int gap_fits(struct rpl *r, const struct rpl_gap_sig *sig, int k, const struct tstep *t)
+{
+	switch (sig->c[k].kind) {
+	case 0: return t->type == ST_TRUTH_INSN && t->pc == sig->c[k].pc;
+	case 1: return t->type == ST_TRUTH_EXC && same_exception(r, t->exc, sig->c[k].pc);
+	default: return t->type == ST_TRUTH_INSN && (t->flags & ST_TRUTH_TAIL);
+	}
+}
+
+/*
+ * A trace port's gap of core: the trace finds the core again at pc. The
+ * truth's steps up to there are not compared; where "there" is, is the
+ * first step at pc after which the truth fits what the path says next
+ * (rpl_etm_gap_sig: up to RPL_GAP_SIG branches and exceptions), so that a
+ * gap that ends inside a loop is aligned with the right iteration. The
+ * truth's steps read ahead are given back for the walk's next steps.
+ */
+static int verify_gap(struct rpl *r, int core, uint32_t pc)
+{
+	struct rpl_gap_sig sig;
+	struct tstep *buf = NULL;
+	size_t n = 0, a = 0, j = 0;
+	uint64_t span;
+	int s = 1, found = 0;
+
+	if (rpl_etm_gap_sig(r->etm, core, r->gaps_seen[core]++, &sig))
+		return differ(r, core, "the walk has a gap the decoded path does not (a bug)");
+	span = sig.n ? sig.c[sig.n - 1].at + 1 : 1;
+	for (;; j++) {
+		/* the steps from candidate j on, as far as the signature reaches */
+		while (s > 0 && n < j + span) {
+			if (n == a) {
+				a = a ? 2 * a : 1024;
+				buf = xrealloc(buf, a * sizeof(*buf));
+			}
+			s = truth_core_next(r, core, &buf[n], NULL);
+			if (s > 0)
+				n++;
+		}
+		if (s < 0) {
+			free(buf);
+			free(sig.c);
+			return r->failed = 1, -1;
+		}
+		if (j >= n)
+			break;
+		if (buf[j].type == ST_TRUTH_INSN && buf[j].pc == pc) {
+			int k = 0;
+
+			while (k < sig.n && j + sig.c[k].at < n && gap_fits(r, &sig, k, &buf[j + sig.c[k].at]))
+				k++;
+			if (k == sig.n) {
+				found = 1;
+				break;
+			}
+		}
+		if (j >= 65536) {
+			/* drop what no candidate needs any more */
+			memmove(buf, buf + j, (n - j) * sizeof(*buf));
+			n -= j;
+			r->vs.in_gaps += j;
+			j = 0;
+		}
+	}
+	free(sig.c);
+	if (!found) {
+		free(buf);
+		return differ(r, core, "the trace finds core %d again at 0x%08x after a gap, and no "
+			      "later step of the truth there goes on as the trace does", core, pc);
+	}
+	r->vs.in_gaps += j;
+	r->vs.gaps++;
+	/* the steps from the aligned one on are the walk's next: give them back */
+	while (n > j)
+		tq_unget(&r->tq[core], &buf[--n]);
+	free(buf);
+	return 0;
+}
+
+/*
  * One step of the walk against the truth: the core's next step there must
  * be the same instruction (PC, and whether it tail-chained) or exception
  * entry; a step that emitted a timed message must be at the truth's cycle.
@@ -932,13 +1061,15 @@ static int verify_cf(struct rpl *r, const struct cfw_step *cs)
 	struct tstep t;
 	uint64_t e;
 
+	if (cs->gap)
+		return verify_gap(r, core, cs->next_pc);
 	s = truth_core_next(r, core, &t, NULL);
 	if (s < 0)
 		return r->failed = 1, -1;
 	if (!s)
 		return differ(r, core, "the ground truth has no more steps of core %d", core);
 	if (cs->exception) {
-		if (t.type != ST_TRUTH_EXC || t.exc != cs->exc)
+		if (t.type != ST_TRUTH_EXC || !same_exception(r, t.exc, cs->exc))
 			return differ(r, core, "the replay enters exception %u, the truth %s 0x%08x",
 				      cs->exc, t.type == ST_TRUTH_EXC ? "exception" : "executes pc",
 				      t.type == ST_TRUTH_EXC ? t.exc : t.pc);
@@ -984,6 +1115,29 @@ static int verify_cf_end(struct rpl *r)
 		s = truth_core_next(r, c, &t, &exit);
 		if (s < 0)
 			return r->failed = 1, -1;
+		/*
+		 * A trace port shows no instruction after its last waypoint: the
+		 * truth's may go on in straight-line code from the walk's PC
+		 * (anything, when the trace lost the core for good).
+		 */
+		if (r->mf.port.kind != ST_PORT_NONE) {
+			uint32_t pc = cfw_pc(r->cfw, c);
+			int first = 1;
+
+			/* after a last indirect branch the trace has no target for, anywhere */
+			while (s > 0 && (rpl_etm_stats_of(r->etm)->lost_at_end[c] ||
+					 (t.type == ST_TRUTH_INSN &&
+					  (first == 1   ? t.pc == pc
+					   : first == 2 ? 1
+							: t.pc > pc && t.pc - pc <= 4)))) {
+				pc = t.pc;
+				first = first == 1 && rpl_etm_stats_of(r->etm)->end_branch[c] ? 2 : 0;
+				r->vs.untraced++;
+				s = truth_core_next(r, c, &t, &exit);
+			}
+			if (s < 0)
+				return r->failed = 1, -1;
+		}
 		if (s)
 			return differ(r, c, "the replay ends, the truth goes on with core %d's %s "
 				      "0x%08x", c, t.type == ST_TRUTH_INSN ? "pc" : "exception",
@@ -1587,6 +1741,11 @@ uint64_t rpl_core_steps(const struct rpl *r, int core)
 int rpl_regs_known(const struct rpl *r)
 {
 	return !r->cfw;
+}
+
+const struct rpl_etm_stats *rpl_port_stats(const struct rpl *r)
+{
+	return r->etm ? rpl_etm_stats_of(r->etm) : NULL;
 }
 
 void rpl_verify_stats(const struct rpl *r, struct rpl_verify_stats *s)

@@ -143,8 +143,22 @@ struct rpl_verify_stats {
 	uint64_t estimated;  /* steps whose cycle is estimated: measured against the truth's */
 	uint64_t max_cycle_error;
 	double mean_cycle_error;
+	/*
+	 * a trace port's recording (docs/ETM.md): gaps the trace marks, the
+	 * truth's steps inside them (not compared), and the instructions the
+	 * truth has after the trace's last (ETMv4 learns of instructions only
+	 * at the next waypoint): straight-line code from where the walk ends
+	 */
+	uint64_t gaps, in_gaps, untraced;
 };
 void rpl_verify_stats(const struct rpl *r, struct rpl_verify_stats *s);
+/*
+ * A trace port's recording (manifest [port]): what its decode found, per
+ * core (instructions, gaps, exceptions: replay/etmpath.h). NULL for any
+ * other recording.
+ */
+struct rpl_etm_stats;
+const struct rpl_etm_stats *rpl_port_stats(const struct rpl *r);
 
 /*
  * Run forward until position `to` (UINT64_MAX: the end of the recording).

@@ -16,6 +16,7 @@
 #include "isa/elf.h"
 #include "predictors/bp.h"
 #include "replay/cfwalk.h"
+#include "replay/etmpath.h"
 #include "replay/ckstore.h"
 #include "replay/mem.h"
 #include "replay/summary.h"
@@ -179,6 +180,9 @@ struct rpl {
 
 	/* control-flow only (no lv stream): the walk replaces the ISS */
 	struct cfw *cfw;
+	/* a trace port's recording: the path the walk follows (etmpath.h) */
+	struct rpl_etm *etm;
+	uint64_t gaps_seen[MAX_CORES]; /* verify: each core's gaps met so far */
 	struct tqueue tq[MAX_CORES];
 	struct rpl_verify_stats vs;
 	uint64_t cycle_error_sum;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "replay/bgindex.h"
+#include "replay/etmpath.h"
 #include "isa/model.h"
 #include "util/util.h"
 
@@ -434,16 +435,41 @@ static int mon_info(struct rpl_target *s, const char *arg, out_fn *out, void *ct
 	int status;
 
 	outf(out, ctx, "recording %s (%s), made by %s\n", rpl_dir(s->r),
-	     m->complete ? "complete" : "partial: the recorder was stopped", m->tool);
+	     m->complete			? "complete"
+	     : m->port.kind != ST_PORT_NONE && strstr(m->tool, "import")
+		 ? "partial: a capture, a window of the run"
+		 : "partial: the recorder was stopped",
+	     m->tool);
 	outf(out, ctx, "program %s, sha256 %.16s..., %s\n", m->elf, m->sha256,
 	     isa_model_info(m->model)->title);
 	outf(out, ctx, "%d cores (GDB threads 1..%d), timing seed %" PRIu64 ", jitter %u\n",
 	     m->ncores, m->ncores, m->seed, m->jitter);
-	outf(out, ctx, "control flow: %s%s, %zu bits, predictors %s %u/%u/%u%s\n", enc_name(m, 0),
-	     m->cf_on && !m->cf.timed ? " (functional)" : "", (size_t)m->cf_bits,
-	     m->bp_shared ? "shared" : "per core", m->bp.gshare, m->bp.ras, m->bp.ibtb,
-	     m->bp.dir == BP_DIR_TAGE ? " (gshare/RAS/iBTB entries; a TAGE in the gshare's bits)"
-				      : " (gshare/RAS/iBTB entries)");
+	if (m->port.kind != ST_PORT_NONE) {
+		const struct rpl_etm_stats *ps = rpl_port_stats(s->r);
+
+		outf(out, ctx, "control flow: a trace port, %s, %zu bytes%s, decoded by OpenCSD; "
+		     "sync period %u, trace IDs", m->port.kind == ST_PORT_ETM4 ? "ETMv4"
+		     : m->port.kind == ST_PORT_ETM3 ? "ETMv3.5" : "MTB", (size_t)(m->cf_bits / 8),
+		     m->port.tpiu     ? " of CoreSight formatter frames from a TPIU"
+		     : m->port.framed ? " of CoreSight formatter frames"
+				      : " (raw streams)",
+		     m->port.sync_period);
+		for (int c = 0; c < m->ncores; c++)
+			outf(out, ctx, "%s0x%02x", c ? "," : " ", m->port.trace_id[c]);
+		outf(out, ctx, "\n");
+		for (int c = 0; ps && c < m->ncores; c++)
+			outf(out, ctx, "  core%d: %" PRIu64 " instructions traced, %" PRIu64
+			     " exceptions, %" PRIu64 " gaps (lost sync, overflow, a late start: "
+			     "what ran in them is unknown)%s\n", c, ps->insns[c], ps->exceptions[c],
+			     ps->gaps[c], ps->lost_at_end[c] ? ", lost at the end" : "");
+	} else
+		outf(out, ctx, "control flow: %s%s, %zu bits, predictors %s %u/%u/%u%s\n",
+		     enc_name(m, 0), m->cf_on && !m->cf.timed ? " (functional)" : "",
+		     (size_t)m->cf_bits, m->bp_shared ? "shared" : "per core", m->bp.gshare,
+		     m->bp.ras, m->bp.ibtb,
+		     m->bp.dir == BP_DIR_TAGE
+			 ? " (gshare/RAS/iBTB entries; a TAGE in the gshare's bits)"
+			 : " (gshare/RAS/iBTB entries)");
 	if (m->lv_on)
 		outf(out, ctx,
 		     "load values: %s, %zu bits, %s cache %u bytes, %u-way, %u-byte "
@@ -496,6 +522,60 @@ static int mon_goto(struct rpl_target *s, const char *arg, out_fn *out, void *ct
 	     "loads, does it)\n",
 	     rpl_position(s->r), k == 1 ? " (the end of the recording)" : "");
 	return 0;
+}
+
+/*
+ * stepi / reverse-stepi CORE [N]: GDB's stepi of thread CORE+1, N times,
+ * for a control-flow-only recording, where GDB itself cannot step (it
+ * builds frame ids from the stack pointer, which the trace does not
+ * carry). Stops early at a breakpoint, watchpoint or either end.
+ */
+static int mon_step(struct rpl_target *s, const char *arg, int reverse, out_fn *out, void *ctx,
+		    char *why)
+{
+	uint64_t core, n = 1, i;
+	struct rpl_stop st = {0};
+	char *end;
+
+	core = strtoull(arg, &end, 10);
+	if (end == arg || core >= (uint64_t)rpl_ncores(s->r)) {
+		set_why(why, "'%s': give a core from 0 to %d (thread %d to %d), then the count",
+			arg, rpl_ncores(s->r) - 1, 1, rpl_ncores(s->r));
+		return -1;
+	}
+	while (*end == ' ')
+		end++;
+	if (*end && (parse_u64(end, &n) || !n)) {
+		set_why(why, "'%s' is not a count of instructions", end);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		if (rpl_stepi(s->r, (int)core, reverse, &st))
+			return failed(why, NULL);
+		if (st.kind != RPL_STOP_STEP)
+			break;
+	}
+	outf(out, ctx,
+	     "core %d: pc 0x%08x, %" PRIu64 " instructions, position %" PRIu64 "%s; plain GDB "
+	     "still shows the old state: run 'maint flush register-cache'\n",
+	     (int)core, isa_cpu_get(rpl_cpu(s->r, (int)core), ISA_R_PC),
+	     rpl_core_insns(s->r, (int)core), rpl_position(s->r),
+	     st.kind == RPL_STOP_BEGIN  ? " (the beginning of the recording)"
+	     : st.kind == RPL_STOP_END  ? " (the end of the recording)"
+	     : st.kind == RPL_STOP_BREAK ? " (a breakpoint)"
+	     : st.kind == RPL_STOP_WATCH ? " (a watchpoint)"
+					 : "");
+	return 0;
+}
+
+static int mon_stepi(struct rpl_target *s, const char *arg, out_fn *out, void *ctx, char *why)
+{
+	return mon_step(s, arg, 0, out, ctx, why);
+}
+
+static int mon_rstepi(struct rpl_target *s, const char *arg, out_fn *out, void *ctx, char *why)
+{
+	return mon_step(s, arg, 1, out, ctx, why);
 }
 
 static int mon_stats(struct rpl_target *s, const char *arg, out_fn *out, void *ctx, char *why)
@@ -594,6 +674,8 @@ static const struct {
     {"info", "info: the recording, program, cores and trace configuration", mon_info},
     {"time", "time: the current position, each core's instructions, cycle and pc", mon_time},
     {"goto", "goto POSITION|begin|end: move the replay", mon_goto},
+    {"stepi", "stepi CORE [N]: step core CORE (thread CORE+1) N instructions", mon_stepi},
+    {"reverse-stepi", "reverse-stepi CORE [N]: step core CORE back N instructions", mon_rstepi},
     {"stats", "stats: stream sizes, bits per instruction, checkpoints", mon_stats},
     {"who-wrote", "who-wrote ADDR [LEN]: the last store into ADDR before now", mon_who_wrote},
 };

@@ -47,6 +47,9 @@ enum mf_kind {
 	MF_CFENC,  /* nxb | trb | tre | tra | none -> cf.enc, cf.adapt, cf_on */
 	MF_LVENC,  /* nxlv | cfiat | mc2rt | cfiata | none -> lv.enc, lv.adapt, lv_on */
 	MF_REG,	   /* 32-bit register: off is the register number */
+	MF_IDS,	   /* a trace ID per core, 0x01..0x6f -> port.trace_id */
+	MF_BYTES,  /* a byte count per core -> port.bytes */
+	MF_REGS,   /* model | NAME=0x..,... -> port.have_regs, port.regs */
 };
 
 struct mf_key {
@@ -92,6 +95,78 @@ static const struct mf_key cf_keys[] = {
     {K("file", MF_NAME, cf_file)},     /* the stream */
     {K("bits", MF_U64, cf_bits)},      /* its exact length: the file is padded */
 };
+
+/* [cf] of a real trace port's recording: the rest is in [port] */
+static const struct mf_key cf_port_keys[] = {
+    {K("encoding", MF_CFENC, cf.enc)}, /* etm4 | etm3 | mtb */
+    {K("file", MF_NAME, cf_file)},
+    {K("bits", MF_U64, cf_bits)},
+};
+
+static const struct mf_key port_keys[] = {
+    {K("framed", MF_BOOL, port.framed)},
+    {K("tpiu", MF_BOOL, port.tpiu)},
+    {K("sync_period", MF_UINT, port.sync_period)},
+    {K("v8m", MF_BOOL, port.v8m)},
+    {K("trace_ids", MF_IDS, port.trace_id)},
+    {K("core_bytes", MF_BYTES, port.bytes)},
+    {K("etm_regs", MF_REGS, port.regs)},
+};
+
+const char *const *st_port_reg_names(enum st_port kind, int *n)
+{
+	static const char *const r4[] = {"idr0", "idr1", "idr2", "idr8", "configr"};
+	static const char *const r3[] = {"idr", "cr", "ccer"};
+
+	*n = kind == ST_PORT_ETM4 ? 5 : kind == ST_PORT_ETM3 ? 3 : 0;
+	return kind == ST_PORT_ETM3 ? r3 : r4;
+}
+
+const char *st_port_name(enum st_port p)
+{
+	static const char *const n[] = {"none", "etm4", "etm3", "mtb"};
+
+	return (unsigned)p < ARRAY_SIZE(n) ? n[p] : "?";
+}
+
+int st_port_parse(const char *s, enum st_port *p)
+{
+	for (int i = ST_PORT_ETM4; i <= ST_PORT_MTB; i++)
+		if (!strcasecmp(s, st_port_name(i))) {
+			*p = i;
+			return 0;
+		}
+	return -1;
+}
+
+int st_port_parse_ids(const char *s, uint8_t *ids, int max, int *n)
+{
+	const char *p = s;
+
+	*n = 0;
+	for (;;) {
+		unsigned long v;
+		char *end;
+
+		if (*n == max)
+			return error("trace IDs '%s': more than %d", s, max);
+		if (!(*p >= '0' && *p <= '9'))
+			return error("trace IDs '%s': '%s' is not a number", s, p);
+		v = strtoul(p, &end, 0);
+		if (v < 1 || v > 0x6f)
+			return error("trace IDs '%s': %.*s is not a trace ID from 0x01 to 0x6f", s,
+				     (int)(end - p), p);
+		for (int i = 0; i < *n; i++)
+			if (ids[i] == v)
+				return error("trace IDs '%s': 0x%02lx twice", s, v);
+		ids[(*n)++] = (uint8_t)v;
+		if (!*end)
+			return 0;
+		if (*end != ',')
+			return error("trace IDs '%s': junk '%s'", s, end);
+		p = end + 1;
+	}
+}
 
 static const struct mf_key lv_keys[] = {
     {K("encoding", MF_LVENC, lv.enc)},	  /* nxlv | cfiat | mc2rt | cfiata | none */
@@ -153,7 +228,7 @@ struct mf_section {
 	int core; /* -1 unless [coreN] */
 };
 
-#define MF_MAX_SECTIONS (6 + ST_CF_MAX_CORES)
+#define MF_MAX_SECTIONS (7 + ST_CF_MAX_CORES)
 
 static void section_add(struct mf_section *s, size_t *n, const char *name,
 			const struct mf_key *keys, size_t nkeys, size_t nactive, int core)
@@ -182,8 +257,15 @@ static size_t layout(const struct st_manifest *m, struct mf_section *s)
 	section_add(s, &n, "program", program_keys, ARRAY_SIZE(program_keys),
 		    ARRAY_SIZE(program_keys), -1);
 	section_add(s, &n, "board", board_keys, ARRAY_SIZE(board_keys), ARRAY_SIZE(board_keys), -1);
-	section_add(s, &n, "cf", cf_keys, ARRAY_SIZE(cf_keys), m->cf_on ? ARRAY_SIZE(cf_keys) : 1,
-		    -1);
+	if (m->cf_on && m->port.kind != ST_PORT_NONE) {
+		section_add(s, &n, "cf", cf_port_keys, ARRAY_SIZE(cf_port_keys),
+			    ARRAY_SIZE(cf_port_keys), -1);
+		section_add(s, &n, "port", port_keys, ARRAY_SIZE(port_keys),
+			    ARRAY_SIZE(port_keys), -1);
+	} else {
+		section_add(s, &n, "cf", cf_keys, ARRAY_SIZE(cf_keys),
+			    m->cf_on ? ARRAY_SIZE(cf_keys) : 1, -1);
+	}
 	section_add(s, &n, "lv", lv_keys, ARRAY_SIZE(lv_keys), m->lv_on ? ARRAY_SIZE(lv_keys) : 1,
 		    -1);
 	for (int c = 0; c < m->ncores; c++) {
@@ -217,6 +299,9 @@ void st_manifest_init(struct st_manifest *m)
 		m->bp = (struct bp_config){.gshare = 4096, .ras = 32, .ibtb = 64, .shift = 4};
 	m->bp_shared = 0;
 	strcpy(m->cf_file, "cf.bin");
+	m->port.sync_period = 4096;
+	for (int c = 0; c < ST_CF_MAX_CORES; c++)
+		m->port.trace_id[c] = 0x10 + c;
 
 	m->lv_on = 1;
 	st_lv_format_init(&m->lv, ST_LV_CFIAT, m->ncores, 1);
@@ -293,8 +378,39 @@ static int format_value(const struct st_manifest *m, const struct mf_key *k, int
 	}
 	case MF_CFENC:
 		snprintf(buf, len, "%s",
-			 m->cf_on ? st_cf_enc_name(st_cf_format_enc(&m->cf)) : "none");
+			 !m->cf_on			 ? "none"
+			 : m->port.kind != ST_PORT_NONE ? st_port_name(m->port.kind)
+							 : st_cf_enc_name(st_cf_format_enc(&m->cf)));
 		return 0;
+	case MF_REGS: {
+		int n;
+		const char *const *names = st_port_reg_names(m->port.kind, &n);
+		size_t o = 0;
+
+		if (!m->port.have_regs || !n) {
+			snprintf(buf, len, "model");
+			return 0;
+		}
+		for (int i = 0; i < n && o < len; i++)
+			o += snprintf(buf + o, len - o, "%s%s=0x%08x", i ? "," : "", names[i],
+				      m->port.regs[i]);
+		return 0;
+	}
+	case MF_IDS:
+	case MF_BYTES: {
+		size_t o = 0;
+
+		buf[0] = 0;
+		for (int c = 0; c < m->ncores && o < len; c++) {
+			if (k->kind == MF_IDS)
+				o += snprintf(buf + o, len - o, "%s0x%02x", c ? "," : "",
+					      m->port.trace_id[c]);
+			else
+				o += snprintf(buf + o, len - o, "%s%llu", c ? "," : "",
+					      (unsigned long long)m->port.bytes[c]);
+		}
+		return 0;
+	}
 	case MF_LVENC:
 		snprintf(buf, len, "%s",
 			 m->lv_on ? st_lv_enc_name(st_lv_format_enc(&m->lv)) : "none");
@@ -606,12 +722,16 @@ static int parse_value(const struct mf_reader *rd, const char *sec, const struct
 			m->cf_on = 0;
 			return 0;
 		}
+		if (!st_port_parse(val, &m->port.kind)) {
+			m->cf_on = 1;
+			return 0;
+		}
 		/* our message says it all: the module's would be a second line */
 		error_quiet(1);
 		r = st_cf_enc_parse(val, &e);
 		error_quiet(-1);
 		if (r)
-			return bad(rd, sec, key, val, "not nxb, trb, tre, tra or none");
+			return bad(rd, sec, key, val, "not nxb, trb, tre, tra, etm4, etm3, mtb or none");
 		m->cf_on = 1;
 		st_cf_format_set_enc(&m->cf, e);
 		return 0;
@@ -638,6 +758,81 @@ static int parse_value(const struct mf_reader *rd, const char *sec, const struct
 			return -1;
 		m->regs[core][k->off] = (uint32_t)v;
 		return 0;
+	case MF_REGS: {
+		int n, seen = 0, r;
+		const char *const *names = st_port_reg_names(m->port.kind, &n);
+		const char *p = val;
+
+		if (!strcmp(val, "model")) {
+			m->port.have_regs = 0;
+			return 0;
+		}
+		if (!n)
+			return bad(rd, sec, key, val, "an MTB has no registers to give: 'model'");
+		while (*p) {
+			size_t l = strcspn(p, "=,"), vl;
+			char item[32];
+			int i;
+
+			for (i = 0; i < n && (strlen(names[i]) != l || strncmp(p, names[i], l)); i++)
+				;
+			if (i == n || p[l] != '=')
+				return bad(rd, sec, key, val, "'%.*s' is not one of the %s registers",
+					   (int)l, p, st_port_name(m->port.kind));
+			p += l + 1;
+			vl = strcspn(p, ",");
+			snprintf(item, sizeof(item), "%.*s", (int)(vl < sizeof(item) ? vl : 31), p);
+			error_quiet(1);
+			r = parse_number(rd, sec, key, item, 0, UINT32_MAX, &v);
+			error_quiet(-1);
+			if (r)
+				return bad(rd, sec, key, val, "%s's '%s' is not a 32-bit value", names[i],
+					   item);
+			m->port.regs[i] = (uint32_t)v;
+			seen |= 1 << i;
+			p += vl;
+			if (*p == ',')
+				p++;
+		}
+		if (seen != (1 << n) - 1)
+			return bad(rd, sec, key, val, "not every register of the %s: 'model', or all "
+				   "%d", st_port_name(m->port.kind), n);
+		m->port.have_regs = 1;
+		return 0;
+	}
+	case MF_IDS:
+	case MF_BYTES: {
+		char item[32];
+		const char *p = val;
+		int c = 0, r;
+
+		for (; c < m->ncores; c++) {
+			size_t n = strcspn(p, ",");
+
+			if (n >= sizeof(item) || (!n && !*p))
+				break;
+			snprintf(item, sizeof(item), "%.*s", (int)n, p);
+			error_quiet(1);
+			r = parse_number(rd, sec, key, item, k->kind == MF_IDS ? 1 : 0,
+					 k->kind == MF_IDS ? 0x6f : UINT64_MAX, &v);
+			error_quiet(-1);
+			if (r)
+				return bad(rd, sec, key, val, "core %d's '%s' is not %s", c, item,
+					   k->kind == MF_IDS ? "a trace ID from 0x01 to 0x6f"
+							     : "a byte count");
+			if (k->kind == MF_IDS)
+				m->port.trace_id[c] = (uint8_t)v;
+			else
+				m->port.bytes[c] = v;
+			p += n;
+			if (*p == ',' && c + 1 < m->ncores)
+				p++;
+		}
+		if (c != m->ncores || *p)
+			return bad(rd, sec, key, val, "not %d comma-separated numbers, one per core",
+				   m->ncores);
+		return 0;
+	}
 	}
 	return bad(rd, sec, key, val, "internal error: kind %d", (int)k->kind);
 }
@@ -646,7 +841,35 @@ static int parse_value(const struct mf_reader *rd, const char *sec, const struct
 static int check_section(const struct mf_reader *rd, const struct mf_section *s,
 			 const struct st_manifest *m)
 {
-	if (!strcmp(s->name, "cf") && m->cf_on) {
+	if (!strcmp(s->name, "port")) {
+		uint64_t sum = 0;
+
+		if (m->port.sync_period < 256 || m->port.sync_period > (1u << 20) ||
+		    (m->port.sync_period & (m->port.sync_period - 1)))
+			return error("%s: [port] sync_period = %u: not a power of 2 in 256..2^20",
+				     rd->name, m->port.sync_period);
+		if (m->port.tpiu && !m->port.framed)
+			return error("%s: [port] tpiu = 1: a TPIU sends formatter frames (framed = 0)",
+				     rd->name);
+		if (m->port.framed && m->port.kind == ST_PORT_MTB)
+			return error("%s: [port] framed = 1: an MTB is read from SRAM, not through "
+				     "the formatter", rd->name);
+		for (int c = 0; c < m->ncores; c++) {
+			sum += m->port.bytes[c];
+			for (int d = 0; d < c; d++)
+				if (m->port.trace_id[c] == m->port.trace_id[d])
+					return error("%s: [port] trace_ids: cores %d and %d both have "
+						     "0x%02x", rd->name, d, c, m->port.trace_id[c]);
+		}
+		if (!m->port.framed && 8 * sum != m->cf_bits)
+			return error("%s: [port] core_bytes add up to %llu bytes, [cf] bits = %llu "
+				     "says %llu", rd->name, (unsigned long long)sum,
+				     (unsigned long long)m->cf_bits,
+				     (unsigned long long)(m->cf_bits / 8));
+		if (m->cf_bits % 8)
+			return error("%s: [cf] bits = %llu: a trace port writes whole bytes",
+				     rd->name, (unsigned long long)m->cf_bits);
+	} else if (!strcmp(s->name, "cf") && m->cf_on && m->port.kind == ST_PORT_NONE) {
 		if (st_cf_format_check(&m->cf))
 			return error("%s: [cf]: the control-flow format is refused", rd->name);
 	} else if (!strcmp(s->name, "lv") && m->lv_on) {
@@ -941,5 +1164,173 @@ out:
 	free(again);
 	free(text);
 	free(tmp);
+	return ret;
+}
+
+/* ---- raptor import's configuration ---------------------------------------------------- */
+
+int st_import_cfg_read(const char *path, struct st_import_cfg *out)
+{
+	static const char *const keys[] = {"format",	 "cores",      "framed",   "tpiu",
+					   "trace_ids",	 "sync_period", "arch",	   "cpu",
+					   "core_bytes", "trcidr0",    "trcidr1",  "trcidr2",
+					   "trcidr8",	 "trcconfigr", "etmidr",   "etmcr",
+					   "etmccer"};
+	static const char *const r4[] = {"trcidr0", "trcidr1", "trcidr2", "trcidr8", "trcconfigr"};
+	static const char *const r3[] = {"etmidr", "etmcr", "etmccer"};
+	struct mf_reader rd = {path, NULL};
+	struct st_import_cfg c;
+	const char *v;
+	uint64_t n;
+	int ids = 0, ret = -1;
+
+	rd.d = load(path, path);
+	if (!rd.d)
+		return -1;
+	memset(&c, 0, sizeof(c));
+	c.arch = -1;
+	c.port.sync_period = 4096;
+	for (ssize_t i = 0; i < rd.d->size; i++) {
+		const char *full = rd.d->key[i];
+		size_t k;
+
+		if (!full)
+			continue;
+		if (strncmp(full, "trace", 5) || (full[5] && full[5] != ':')) {
+			error("%s: [%.*s]: unknown section (the configuration has [trace] only)", path,
+			      (int)strcspn(full, ":"), full);
+			goto out;
+		}
+		if (!full[5])
+			continue;
+		for (k = 0; k < ARRAY_SIZE(keys) && strcmp(full + 6, keys[k]); k++)
+			;
+		if (k == ARRAY_SIZE(keys)) {
+			bad(&rd, "trace", full + 6, rd.d->val[i] ? rd.d->val[i] : "", "unknown key");
+			goto out;
+		}
+	}
+	if (!(v = get(&rd, "trace", "format")))
+		goto out;
+	if (st_port_parse(v, &c.port.kind)) {
+		bad(&rd, "trace", "format", v, "not etm4, etm3 or mtb");
+		goto out;
+	}
+	if (!(v = get(&rd, "trace", "cores")) ||
+	    parse_number(&rd, "trace", "cores", v, 1, ST_CF_MAX_CORES, &n))
+		goto out;
+	c.ncores = (int)n;
+	if (!(v = get(&rd, "trace", "framed")))
+		goto out;
+	if (strcmp(v, "0") && strcmp(v, "1")) {
+		bad(&rd, "trace", "framed", v, "not 0 or 1");
+		goto out;
+	}
+	c.port.framed = v[0] == '1';
+	if (c.port.framed && c.port.kind == ST_PORT_MTB) {
+		bad(&rd, "trace", "framed", v, "an MTB buffer is read from SRAM, not through the "
+		    "formatter");
+		goto out;
+	}
+	if ((v = iniparser_getstring(rd.d, "trace:tpiu", NULL))) {
+		if (strcmp(v, "0") && strcmp(v, "1")) {
+			bad(&rd, "trace", "tpiu", v, "not 0 or 1");
+			goto out;
+		}
+		c.port.tpiu = v[0] == '1';
+		if (c.port.tpiu && !c.port.framed) {
+			bad(&rd, "trace", "tpiu", v, "a TPIU sends formatter frames: framed = 1");
+			goto out;
+		}
+	}
+	if (!(v = get(&rd, "trace", "trace_ids")))
+		goto out;
+	error_quiet(1);
+	n = st_port_parse_ids(v, c.port.trace_id, ST_CF_MAX_CORES, &ids);
+	error_quiet(-1);
+	if (n) {
+		bad(&rd, "trace", "trace_ids", v, "%s", error_last());
+		goto out;
+	}
+	if (ids != c.ncores) {
+		bad(&rd, "trace", "trace_ids", v, "%d IDs for %d cores", ids, c.ncores);
+		goto out;
+	}
+	if ((v = iniparser_getstring(rd.d, "trace:sync_period", NULL))) {
+		if (parse_number(&rd, "trace", "sync_period", v, 256, 1u << 20, &n))
+			goto out;
+		if (n & (n - 1)) {
+			bad(&rd, "trace", "sync_period", v, "not a power of 2");
+			goto out;
+		}
+		c.port.sync_period = (unsigned)n;
+	}
+	if ((v = iniparser_getstring(rd.d, "trace:arch", NULL))) {
+		if (strcmp(v, "v7m") && strcmp(v, "v8m")) {
+			bad(&rd, "trace", "arch", v, "not v7m or v8m");
+			goto out;
+		}
+		c.arch = !strcmp(v, "v8m");
+	}
+	/* the probe's dump of the registers: those not given keep the modelled values */
+	for (int i = 0; i < 5; i++) {
+		char full[32];
+		const char *other = i < 3 ? r3[i] : NULL;
+
+		snprintf(full, sizeof(full), "trace:%s", r4[i]);
+		if (iniparser_getstring(rd.d, full, NULL) && c.port.kind != ST_PORT_ETM4) {
+			bad(&rd, "trace", r4[i], iniparser_getstring(rd.d, full, ""),
+			    "an ETMv4 register, and the format is %s", st_port_name(c.port.kind));
+			goto out;
+		}
+		snprintf(full, sizeof(full), "trace:%s", other ? other : "");
+		if (other && iniparser_getstring(rd.d, full, NULL) && c.port.kind != ST_PORT_ETM3) {
+			bad(&rd, "trace", other, iniparser_getstring(rd.d, full, ""),
+			    "an ETMv3 register, and the format is %s", st_port_name(c.port.kind));
+			goto out;
+		}
+	}
+	if (c.port.kind != ST_PORT_MTB) {
+		int nr = c.port.kind == ST_PORT_ETM4 ? 5 : 3;
+		const char *const *names = c.port.kind == ST_PORT_ETM4 ? r4 : r3;
+
+		for (int i = 0; i < nr; i++) {
+			char full[32];
+
+			snprintf(full, sizeof(full), "trace:%s", names[i]);
+			if (!(v = iniparser_getstring(rd.d, full, NULL)))
+				continue;
+			if (parse_number(&rd, "trace", names[i], v, 0, UINT32_MAX, &n))
+				goto out;
+			c.regs_given |= 1u << i;
+			c.port.regs[i] = (uint32_t)n;
+		}
+	}
+	if ((v = iniparser_getstring(rd.d, "trace:cpu", NULL)))
+		snprintf(c.cpu, sizeof(c.cpu), "%s", v);
+	if ((v = iniparser_getstring(rd.d, "trace:core_bytes", NULL))) {
+		struct st_manifest m;
+		struct mf_key k = {"core_bytes", MF_BYTES, 0};
+
+		if (c.port.framed) {
+			bad(&rd, "trace", "core_bytes", v, "a framed capture says which bytes are "
+			    "whose itself");
+			goto out;
+		}
+		memset(&m, 0, sizeof(m));
+		m.ncores = c.ncores;
+		if (parse_value(&rd, "trace", &k, -1, v, &m))
+			goto out;
+		memcpy(c.port.bytes, m.port.bytes, sizeof(c.port.bytes));
+		c.have_bytes = 1;
+	} else if (!c.port.framed && c.ncores > 1) {
+		error("%s: [trace] core_bytes is missing: %d cores' raw streams in one file need "
+		      "each core's length", path, c.ncores);
+		goto out;
+	}
+	*out = c;
+	ret = 0;
+out:
+	iniparser_freedict(rd.d);
 	return ret;
 }

@@ -36,6 +36,19 @@
  *   icnt = 2,2
  *   file = cf.bin
  *   bits = 123456               ; exact stream length (the file is padded)
+ *   [cf]                        ; a real trace port instead (docs/ETM.md):
+ *   encoding = etm4             ; etm4 | etm3 | mtb
+ *   file = cf.bin
+ *   bits = 8 x its bytes
+ *   [port]                      ; only then
+ *   framed = 1                  ; CoreSight formatter frames, a trace ID per core
+ *   tpiu = 0                    ; 1: as a TPIU sends them (FSYNCs between frames)
+ *   sync_period = 4096          ; TRCSYNCPR / ETMSYNCFR, in bytes
+ *   v8m = 0                     ; OpenCSD's ETMv4 decoder told ARMv8-M
+ *   trace_ids = 0x10,0x11       ; one per core
+ *   core_bytes = 1234,567       ; not framed: each core's bytes, one after the other
+ *   etm_regs = model            ; or the probe's dump: idr0=0x..,idr1=..,idr2=..,idr8=..,
+ *                               ; configr=.. (etm4), idr=..,cr=..,ccer=.. (etm3)
  *   [lv]
  *   encoding = cfiat            ; nxlv | cfiat | mc2rt | cfiata | none
  *   timed = 1
@@ -73,6 +86,39 @@
 #define ST_MANIFEST_FORMAT "raptor-recording-1"
 #define ST_MANIFEST_NAME 64 /* bytes of a file name field, NUL included */
 
+/* A real trace port as the control-flow stream (docs/ETM.md). */
+enum st_port { ST_PORT_NONE, ST_PORT_ETM4, ST_PORT_ETM3, ST_PORT_MTB };
+struct st_port_cfg {
+	enum st_port kind;
+	int framed;	      /* one capture of CoreSight formatter frames */
+	int tpiu;	      /* ... as a TPIU sends them: FSYNCs between frames */
+	unsigned sync_period; /* bytes, a power of 2, 256..2^20 */
+	int v8m;
+	uint8_t trace_id[ST_CF_MAX_CORES];
+	uint64_t bytes[ST_CF_MAX_CORES]; /* not framed: each core's part of the file */
+	/*
+	 * have_regs: the trace units' ID and configuration registers as a
+	 * probe dumped them (raptor import), given to OpenCSD instead of the
+	 * modelled ones (docs/ETM.md): ETMv4 TRCIDR0, TRCIDR1, TRCIDR2,
+	 * TRCIDR8, TRCCONFIGR; ETMv3 ETMIDR, ETMCR, ETMCCER (regs[0..2])
+	 */
+	int have_regs;
+	uint32_t regs[5];
+};
+/* "etm4", "etm3", "mtb" */
+const char *st_port_name(enum st_port p);
+/* 0 with *p, or -1 (no message) */
+int st_port_parse(const char *s, enum st_port *p) MUST_CHECK;
+
+/*
+ * "0x10,0x11,..." (comma-separated, decimal or 0x hex, each 0x01..0x6f, no
+ * ID twice, at most max) into ids[], their count into *n. 0, or -1 with an
+ * error quoting the bad item.
+ */
+int st_port_parse_ids(const char *s, uint8_t *ids, int max, int *n) MUST_CHECK;
+/* The names of kind's dumpable registers (n of them: 5 for ETMv4, 3 for ETMv3, 0 for the MTB). */
+const char *const *st_port_reg_names(enum st_port kind, int *n);
+
 struct st_manifest {
 	int complete;			/* state = complete (1) / partial (0) */
 	char tool[ST_MANIFEST_NAME];
@@ -92,6 +138,7 @@ struct st_manifest {
 	int bp_shared;
 	char cf_file[ST_MANIFEST_NAME];
 	uint64_t cf_bits;
+	struct st_port_cfg port; /* kind != NONE: the cf stream is that port's trace */
 	/* [lv] */
 	int lv_on;
 	struct st_lv_format lv;		/* lv.ncores = ncores */
@@ -117,5 +164,36 @@ int st_manifest_write(const struct st_manifest *m, const char *path) MUST_CHECK;
 
 /* Read and check path into *m: 0, or -1 with an error (see the top). */
 int st_manifest_read(const char *path, struct st_manifest *m) MUST_CHECK;
+
+/*
+ * The configuration of a capture for `raptor import` (docs/FORMAT.md
+ * "Import configuration"), an INI file read with the manifest's reader:
+ *
+ *   [trace]
+ *   format = etm4        ; etm4 | etm3 | mtb
+ *   cores = 2            ; 1..8
+ *   framed = 1           ; 0: raw streams, one per core, one after the other
+ *   tpiu = 0             ; optional: 1, the frames as a TPIU sends them
+ *   trace_ids = 0x10,0x11
+ *   sync_period = 4096   ; optional (default 4096)
+ *   arch = v7m           ; optional: v7m | v8m (default from the core model)
+ *   cpu = m3             ; optional: the core model (default from the ELF)
+ *   core_bytes = 10,20   ; raw streams of several cores: each core's bytes
+ *   trcidr0, trcidr1, trcidr2, trcidr8, trcconfigr   ; optional (etm4): the
+ *   etmidr, etmcr, etmccer                           ; probe's dump (etm3)
+ *
+ * Strict: an unknown section or key, a missing one, a bad value is an
+ * error naming the file, the key and the value.
+ */
+struct st_import_cfg {
+	struct st_port_cfg port; /* kind, framed, tpiu, sync_period, trace_id, bytes, regs */
+	int ncores;
+	int arch;     /* -1: not given; 0 v7m, 1 v8m */
+	char cpu[16]; /* "": not given */
+	int have_bytes;
+	/* bit i: port.regs[i] was given (st_port_reg_names order); the caller fills the rest */
+	unsigned regs_given;
+};
+int st_import_cfg_read(const char *path, struct st_import_cfg *out) MUST_CHECK;
 
 #endif

@@ -468,6 +468,46 @@ static void test_cstf(void)
 		tap_ok(g[k].n == (int)ARRAY_SIZE(path) && !memcmp(g[k].v, path, sizeof(path)),
 		       "cstf: trace ID 0x%x's path out of the frames (%d of %zu elements)",
 		       cfg[k].trace_id, g[k].n, ARRAY_SIZE(path));
+	/* the scan finds each source's data bytes and where they start */
+	uint64_t nb[128], first[128];
+
+	int sk = cstf_scan(data, n, 0, nb, first);
+
+	tap_ok(!sk && nb[0x10] == n0 && nb[0x11] == n1 && first[0x10] == 1 && nb[0x12] == 0,
+	       "cstf_scan: %llu and %llu bytes of IDs 0x10 and 0x11, as put",
+	       (unsigned long long)nb[0x10], (unsigned long long)nb[0x11]);
+	tap_ok(!cstf_scan(want2, 16, 0, nb, first) && nb[0x10] == 2 && first[0x10] == 1 &&
+		   nb[0x11] == 2 && first[0x11] == 4,
+	       "cstf_scan: the previous-ID flag gives byte 3 to 0x10, 0x11 starts at byte 4");
+	error_quiet(1);
+	tap_ok(cstf_scan(data, n - 3, 0, nb, first) == -1, "cstf_scan: no part frame");
+	error_quiet(-1);
+
+	/*
+	 * etm_ocsd_decode_src with ETM_OCSD_MARKS: the exception return element
+	 * (ARMv7-M: Exception return packet) is a RET mark; the same trace again
+	 * behind it (trace restarted: A-sync, Trace Info, Trace On) is a GAP mark,
+	 * then the path again. Without marks: the return is not seen.
+	 */
+	static uint8_t twice[4096];
+	static struct got gm;
+	static const uint64_t marked[] = {
+	    0x100, 0x102, 0x200, 0x104, 0x106, ETM_OCSD_EXC | 15, 0x300, ETM_OCSD_RET, 0x108,
+	    ETM_OCSD_GAP, 0x100, 0x102, 0x200, 0x104, 0x106, ETM_OCSD_EXC | 15, 0x300,
+	    ETM_OCSD_RET, 0x108};
+	struct etm_ocsd_src src = {.c4 = cfg[0], .ctx = &gm};
+
+	memcpy(twice, s0, n0);
+	memcpy(twice + n0, s0, n0);
+	sk = etm_ocsd_decode_src(&src, 1, 0, ETM_OCSD_MARKS, &image, twice, 2 * n0, collect);
+	tap_ok(!sk && gm.n == (int)ARRAY_SIZE(marked) && !memcmp(gm.v, marked, sizeof(marked)),
+	       "decode_src: RET and GAP marks where the trace returns and restarts (%d elements)",
+	       gm.n);
+	gm.n = 0;
+	src.ctx = &gm;
+	tap_ok(!etm_ocsd_decode_src(&src, 1, 0, 0, &image, s0, n0, collect) &&
+		   gm.n == (int)ARRAY_SIZE(path) && !memcmp(gm.v, path, sizeof(path)),
+	       "decode_src: no marks unless asked");
 	cstf_free(f);
 	etm4_free(e[0]);
 	etm4_free(e[1]);

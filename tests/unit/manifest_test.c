@@ -127,6 +127,15 @@ static const char *diff(const struct st_manifest *a, const struct st_manifest *b
 	SAME(bp_shared);
 	SAMESTR(cf_file);
 	SAME(cf_bits);
+	SAME(port.kind);
+	SAME(port.framed);
+	SAME(port.sync_period);
+	SAME(port.v8m);
+	SAME(port.trace_id);
+	SAME(port.bytes);
+	SAME(port.tpiu);
+	SAME(port.have_regs);
+	SAME(port.regs);
 	SAME(lv_on);
 	SAME(lv);
 	SAME(cache);
@@ -347,6 +356,35 @@ static void cfg_lv_only(struct st_manifest *m)
 	st_lv_format_init(&m->lv, ST_LV_CFIAT, 5, 0);
 }
 
+/* a trace port: ETMv4, each core's raw stream, ARMv8-M, the engineer's IDs */
+static void cfg_etm4_raw(struct st_manifest *m)
+{
+	base(m, 3);
+	m->lv_on = 0;
+	m->port.kind = ST_PORT_ETM4;
+	m->port.sync_period = 1024;
+	m->port.v8m = 1;
+	for (int c = 0; c < 3; c++) {
+		m->port.trace_id[c] = 0x21 + c;
+		m->port.bytes[c] = 5 + c;
+	}
+	m->cf_bits = 8 * 18;
+}
+
+static void cfg_etm3_framed(struct st_manifest *m)
+{
+	base(m, 2);
+	m->lv_on = 0;
+	m->port.kind = ST_PORT_ETM3;
+	m->port.framed = 1;
+	m->port.tpiu = 1;
+	m->port.have_regs = 1;
+	m->port.regs[0] = 0x4110f250;
+	m->port.regs[1] = 0x1000;
+	m->port.regs[2] = 0x7;
+	m->cf_bits = 8 * 32;
+}
+
 static void test_round_trips(void)
 {
 	static const struct {
@@ -359,6 +397,8 @@ static void test_round_trips(void)
 	    {"8 cores, TR_e and CFiat with other chunks", cfg_eight_tre},
 	    {"2 cores, TR_b only", cfg_cf_only},
 	    {"5 cores, untimed CFiat only", cfg_lv_only},
+	    {"3 cores, ETMv4 raw streams, v8m, trace IDs 0x21..", cfg_etm4_raw},
+	    {"2 cores, ETMv3 in a TPIU's frames, a register dump", cfg_etm3_framed},
 	};
 	char path[256];
 
@@ -475,7 +515,7 @@ static void test_refused(void)
 	refused("cores 0", edited("cores = 2", "cores = 0"),
 		"[board] cores = '0': out of range (1..8)");
 	refused("bad cf encoding", edited("encoding = tre", "encoding = trx"),
-		"[cf] encoding = 'trx': not nxb, trb, tre, tra or none");
+		"[cf] encoding = 'trx': not nxb, trb, tre, tra, etm4, etm3, mtb or none");
 	refused("bad lv encoding", edited("encoding = cfiat", "encoding = fiat"),
 		"[lv] encoding = 'fiat': not nxlv, cfiat, mc2rt, cfiata or none");
 	msg = refused("bad chunk 0,2", edited("cnt = 3,2", "cnt = 0,2"),
@@ -551,6 +591,50 @@ static void test_refused(void)
 }
 
 /* Values a reader may meet that the writer would not produce. */
+/* A trace port's manifest, with the first `from` replaced by `to`: refused with want. */
+static void port_refused(const char *what, const char *from, const char *to, const char *want)
+{
+	static char text[16384];
+	struct st_manifest m;
+	const char *t, *p;
+
+	cfg_etm4_raw(&m);
+	if (!tap_ok(!st_manifest_write(&m, in_dir("port.ini")), "%s: write", what))
+		return;
+	t = get_file(in_dir("port.ini"));
+	p = t ? strstr(t, from) : NULL;
+	if (!tap_ok(p != NULL, "%s: '%s' in the text", what, from))
+		return;
+	snprintf(text, sizeof(text), "%.*s%s%s", (int)(p - t), t, to, p + strlen(from));
+	refused(what, text, want);
+}
+
+static void test_port_refused(void)
+{
+	port_refused("port: IDs twice", "trace_ids = 0x21,0x22,0x23", "trace_ids = 0x21,0x22,0x21",
+		     "[port] trace_ids: cores 0 and 2 both have 0x21");
+	port_refused("port: an ID out of range", "trace_ids = 0x21,0x22,0x23",
+		     "trace_ids = 0x21,0x22,0x70", "[port] trace_ids = '0x21,0x22,0x70': core 2's "
+		     "'0x70' is not a trace ID from 0x01 to 0x6f");
+	port_refused("port: too few IDs", "trace_ids = 0x21,0x22,0x23", "trace_ids = 0x21,0x22",
+		     "[port] trace_ids = '0x21,0x22': not 3 comma-separated numbers, one per core");
+	port_refused("port: bytes that do not add up", "core_bytes = 5,6,7", "core_bytes = 5,6,8",
+		     "[port] core_bytes add up to 19 bytes, [cf] bits = 144 says 18");
+	port_refused("port: sync period", "sync_period = 1024", "sync_period = 1000",
+		     "[port] sync_period = 1000: not a power of 2 in 256..2^20");
+	port_refused("port: a TR_e key in a port's [cf]", "bits = 144\n", "bits = 144\ntimed = 1\n",
+		     "[cf] timed = '1': unknown key");
+	port_refused("port: [port] missing", "framed = 0\n", "",
+		     "[port] framed is missing");
+	port_refused("port: a register dump that lacks one", "etm_regs = model",
+		     "etm_regs = idr0=0x1,idr1=0x4100f420,idr2=4,idr8=0",
+		     "[port] etm_regs = 'idr0=0x1,idr1=0x4100f420,idr2=4,idr8=0': not every register "
+		     "of the etm4: 'model', or all 5");
+	port_refused("port: an ETMv3 register in an ETMv4's dump", "etm_regs = model",
+		     "etm_regs = idr=0x1", "[port] etm_regs = 'idr=0x1': 'idr' is not one of the "
+		     "etm4 registers");
+}
+
 static void test_accepted(void)
 {
 	struct st_manifest m;
@@ -688,6 +772,7 @@ int main(void)
 	test_defaults();
 	test_round_trips();
 	test_refused();
+	test_port_refused();
 	test_accepted();
 	test_unreadable();
 	test_write();
