@@ -64,33 +64,6 @@ static const char import_usage[] =
 
 static const char *const rec_files[] = {"manifest.ini", "program.elf", "cf.bin"};
 
-static int copy_file(const char *from, const char *to)
-{
-	char buf[65536];
-	FILE *in = fopen(from, "rb"), *out;
-	size_t n;
-	int ret = 0;
-
-	if (!in)
-		return error("cannot read '%s': %m", from);
-	out = fopen(to, "wb");
-	if (!out) {
-		fclose(in);
-		return error("cannot create '%s': %m", to);
-	}
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-		if (fwrite(buf, 1, n, out) != n) {
-			ret = error("error writing '%s': %m", to);
-			break;
-		}
-	if (ferror(in))
-		ret = error("error reading '%s': %m", from);
-	fclose(in);
-	if (fclose(out) && !ret)
-		ret = error("error writing '%s': %m", to);
-	return ret;
-}
-
 static void remove_rec(const char *dir)
 {
 	char p[4096];
@@ -176,10 +149,10 @@ static int write_rec(const char *dir, const char *elf, const char *capture,
 			m.regs[c][r] = isa_cpu_get(board_cpu(b, c), r);
 	m.has_truth = 0;
 	snprintf(p, sizeof(p), "%s/program.elf", dir);
-	if (copy_file(elf, p))
+	if (file_copy(elf, p))
 		goto out;
 	snprintf(p, sizeof(p), "%s/cf.bin", dir);
-	if (copy_file(capture, p))
+	if (file_copy(capture, p))
 		goto out;
 	snprintf(p, sizeof(p), "%s/manifest.ini", dir);
 	if (st_manifest_write(&m, p))

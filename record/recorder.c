@@ -263,33 +263,6 @@ static int prepare_dir(const char *dir, int force)
 	return 0;
 }
 
-static int copy_file(const char *from, const char *to)
-{
-	char buf[65536];
-	FILE *in = fopen(from, "rb"), *out;
-	size_t n;
-	int ret = 0;
-
-	if (!in)
-		return error("cannot read '%s': %m", from);
-	out = fopen(to, "wb");
-	if (!out) {
-		fclose(in);
-		return error("cannot create '%s': %m", to);
-	}
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-		if (fwrite(buf, 1, n, out) != n) {
-			ret = error("error writing '%s': %m", to);
-			break;
-		}
-	if (ferror(in))
-		ret = error("error reading '%s': %m", from);
-	fclose(in);
-	if (fclose(out) && !ret)
-		ret = error("error writing '%s': %m", to);
-	return ret;
-}
-
 static void fill_manifest(struct rec *r)
 {
 	const struct rec_options *o = r->o;
@@ -697,7 +670,7 @@ int rec_run(const struct rec_options *o, int *status)
 	if (!r.b || board_load(r.b, o->elf) || prepare_dir(o->dir, o->force))
 		goto out;
 	p = path_join(o->dir, "program.elf");
-	if (copy_file(o->elf, p)) {
+	if (file_copy(o->elf, p)) {
 		free(p);
 		goto out;
 	}

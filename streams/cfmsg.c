@@ -282,26 +282,19 @@ int st_cf_get_head(struct st_cf_decoder *d, struct st_cf_msg *m)
 		 * What else comes (adaptive chunks, an exception or end message,
 		 * a field past the window, anything wrong) takes the general way.
 		 */
-		uint64_t w = load64(r->buf + start / 8) >> (start % 8), dcc = 0;
-		unsigned at = 0, avail = 64 - (unsigned)(start % 8), at_ti;
+		struct win_head h;
 
-		if ((!f->timed || win_uvlc(w, &at, avail, f->cc, &dcc)) && at + tib <= avail) {
-			at_ti = at;
-			ti = tib ? (w >> at) & ((UINT64_C(1) << tib) - 1) : 0;
-			at += tib;
-			if (ti < (uint64_t)f->ncores && win_uvlc(w, &at, avail, f->cnt, &count) &&
-			    count && dcc <= UINT64_MAX - d->pcc[ti]) {
-				cycle = f->timed ? d->pcc[ti] + dcc : 0;
-				r->pos = start + at;
-				d->pcc[ti] = cycle;
-				d->fields.cc += at_ti;
-				d->fields.ti += tib;
-				d->fields.cnt += at - at_ti - tib;
-				d->fields.branch_msgs++;
-				d->fields.msgs++;
-				*m = (struct st_cf_msg){.core = (int)ti, .cycle = cycle, .count = count};
-				return 0;
-			}
+		if (win_head(r, f->timed, f->cc, tib, f->ncores, f->cnt, d->pcc, &h) && h.count) {
+			cycle = f->timed ? d->pcc[h.ti] + h.dcc : 0;
+			r->pos = start + h.at;
+			d->pcc[h.ti] = cycle;
+			d->fields.cc += h.cc_bits;
+			d->fields.ti += tib;
+			d->fields.cnt += h.cnt_bits;
+			d->fields.branch_msgs++;
+			d->fields.msgs++;
+			*m = (struct st_cf_msg){.core = (int)h.ti, .cycle = cycle, .count = h.count};
+			return 0;
 		}
 	}
 	if (get_cc_ti(r, f->timed, ad_sizes(f->adapt, f->cc, &d->ad.cc), "diffCC", f->ncores,

@@ -222,27 +222,20 @@ int st_lv_get_head(struct st_lv_decoder *d, struct st_lv_msg *m)
 		 * (adaptive chunks, a field past the window, anything wrong)
 		 * takes the general way below.
 		 */
-		uint64_t w = load64(r->buf + start / 8) >> (start % 8), dcc = 0;
-		unsigned at = 0, avail = 64 - (unsigned)(start % 8), at_ti;
+		struct win_head h;
 
-		if ((!f->timed || win_uvlc(w, &at, avail, f->cc, &dcc)) && at + tib <= avail) {
-			at_ti = at;
-			ti = tib ? (w >> at) & ((UINT64_C(1) << tib) - 1) : 0;
-			at += tib;
-			if (ti < (uint64_t)f->ncores && win_uvlc(w, &at, avail, f->cnt, &count) &&
-			    dcc <= UINT64_MAX - d->pcc[ti]) {
-				cycle = f->timed ? d->pcc[ti] + dcc : 0;
-				r->pos = start + at;
-				d->pcc[ti] = cycle;
-				d->fields.cc += at_ti;
-				d->fields.ti += tib;
-				d->fields.cnt += at - at_ti - tib;
-				d->fields.msgs++;
-				m->core = (int)ti;
-				m->cycle = cycle;
-				m->count = count;
-				return 0;
-			}
+		if (win_head(r, f->timed, f->cc, tib, f->ncores, f->cnt, d->pcc, &h)) {
+			cycle = f->timed ? d->pcc[h.ti] + h.dcc : 0;
+			r->pos = start + h.at;
+			d->pcc[h.ti] = cycle;
+			d->fields.cc += h.cc_bits;
+			d->fields.ti += tib;
+			d->fields.cnt += h.cnt_bits;
+			d->fields.msgs++;
+			m->core = (int)h.ti;
+			m->cycle = cycle;
+			m->count = h.count;
+			return 0;
 		}
 	}
 	if (get_cc_ti(r, f->timed, ad_sizes(f->adapt, f->cc, &d->ad.cc), "dCC", f->ncores, d->pcc,

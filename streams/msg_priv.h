@@ -222,6 +222,39 @@ static inline int win_uvlc(uint64_t w, unsigned *at, unsigned avail, struct st_v
 	return 1;
 }
 
+/*
+ * A message head both codecs share, [dCC] Ti count, read from one 64-bit
+ * window at the reader's position (the stream must have 64 bits left):
+ * 1 when every field ends inside the window, Ti is a core and its cycle
+ * does not overflow, with the fields and their bit counts in *h (nothing
+ * consumed: the caller commits at + the reader's position); 0 otherwise,
+ * for the general reader to read it again and report what is wrong.
+ */
+struct win_head {
+	uint64_t ti, dcc, count;
+	unsigned cc_bits, cnt_bits, at; /* at: the bits the head takes */
+};
+
+static inline int win_head(const struct st_reader *r, int timed, struct st_vlc cc, unsigned tib,
+			   int ncores, struct st_vlc cnt, const uint64_t *pcc, struct win_head *h)
+{
+	uint64_t w = load64(r->buf + r->pos / 8) >> (r->pos % 8);
+	unsigned at = 0, avail = 64 - (unsigned)(r->pos % 8);
+
+	h->dcc = 0;
+	if ((timed && !win_uvlc(w, &at, avail, cc, &h->dcc)) || at + tib > avail)
+		return 0;
+	h->cc_bits = at;
+	h->ti = tib ? (w >> at) & ((UINT64_C(1) << tib) - 1) : 0;
+	at += tib;
+	if (h->ti >= (uint64_t)ncores || !win_uvlc(w, &at, avail, cnt, &h->count) ||
+	    h->dcc > UINT64_MAX - pcc[h->ti])
+		return 0;
+	h->cnt_bits = at - h->cc_bits - tib;
+	h->at = at;
+	return 1;
+}
+
 /* "<stream>: <what> at bit <at>: <field> <problem>" for the reading failures; -1. */
 static inline int bad(const struct st_reader *r, const char *what, uint64_t at, const char *field,
 		      enum rd_err e)

@@ -140,3 +140,30 @@ int parse_size(const char *s, uint64_t *out)
 	*out = (uint64_t)v << shift;
 	return 0;
 }
+
+int file_copy(const char *from, const char *to)
+{
+	char buf[65536];
+	FILE *in = fopen(from, "rb"), *out;
+	size_t n;
+	int ret = 0;
+
+	if (!in)
+		return error("cannot read '%s': %m", from);
+	out = fopen(to, "wb");
+	if (!out) {
+		fclose(in);
+		return error("cannot create '%s': %m", to);
+	}
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, n, out) != n) {
+			ret = error("error writing '%s': %m", to);
+			break;
+		}
+	if (ferror(in))
+		ret = error("error reading '%s': %m", from);
+	fclose(in);
+	if (fclose(out) && !ret)
+		ret = error("error writing '%s': %m", to);
+	return ret;
+}

@@ -57,4 +57,7 @@ int parse_u64(const char *s, uint64_t *out) MUST_CHECK;
  */
 int parse_size(const char *s, uint64_t *out) MUST_CHECK;
 
+/* Copy the file from into to (created or replaced): 0, or -1 with an error naming the file. */
+int file_copy(const char *from, const char *to) MUST_CHECK;
+
 #endif
