@@ -15,7 +15,8 @@ EOF2
 chmod +x verify
 
 # counts REC THRESHOLD SYNC: etmcheck --cycles on REC's truth, 0 mismatches and 0
-# wrong counts; every core's counts add up to no more than its cycles in
+# wrong counts, in its own streams and in REC's cf.bin (the recorded trace,
+# raw or framed, decoded as the replay decodes it: a count on every core); every core's counts add up to no more than its cycles in
 # stats.ini (a core that stops early still counts cycles there) and at
 # least half of them; prints the counts
 cat >counts <<'EOF2'
@@ -23,6 +24,7 @@ cat >counts <<'EOF2'
 rec=$1 thr=$2 sync=$3
 "$ETMCHECK" "$rec" --cycles $thr --sync $sync >"$rec.cc" 2>&1 || { cat "$rec.cc"; exit 1; }
 grep -q "; 0 mismatches$" "$rec.cc" || { cat "$rec.cc"; exit 1; }
+grep "^recorded: $rec/cf.bin's ETMv4 trace .*; cycle counts equal to the truth's per core: [1-9][0-9]*\( [1-9][0-9]*\)*; 0 mismatches$" "$rec.cc" >/dev/null || { cat "$rec.cc"; exit 1; }
 total=0
 n=$(sed -n "s/^cores = //p" "$rec/stats.ini")
 c=0
@@ -110,6 +112,26 @@ test_expect_success 'an imported capture with cycle counts (cycle_counting = 1) 
 	sed "s/^format = etm4/format = etm3/" imp.ini >imp3.ini &&
 	test_must_fail "$RAPTOR" import r1/cf.bin --elf r1/program.elf --config imp3.ini -o imp3 2>err &&
 	grep -q "cycle_counting = .1.: ETMv4 cycle counting, and the format is etm3" err
+'
+
+test_expect_success 'a Cycle Count packet one cycle off: the path still replays, etmcheck names the count' '
+	cp -r r1 m &&
+	python3 -c "
+import sys
+d = bytearray(open(\"m/cf.bin\", \"rb\").read())
+for i in range(200, len(d)):
+    # a Cycle Count F3 right after an atom F1, its count below the top
+    if 0x10 <= d[i] <= 0x12 and d[i - 1] in (0xf6, 0xf7):
+        d[i] += 1
+        break
+else:
+    sys.exit(1)
+open(\"m/cf.bin\", \"wb\").write(d)
+" &&
+	! cmp -s m/cf.bin r1/cf.bin &&
+	./verify m >/dev/null &&
+	test_expect_code 1 "$ETMCHECK" m --sync 1024 --cycles 1 -q 2>err &&
+	grep -q "core 0: the recording.s ETMv4 (OpenCSD): 1 wrong cycle counts, the first after element [0-9]*: the truth has [0-9]* cycles, the decode gives [0-9]*" err
 '
 
 test_expect_success 'usage errors and a damaged [port]' '

@@ -77,6 +77,7 @@ struct core {
 	int nexc;
 	/* decode side */
 	struct cmp e4, e4f, e3c, mt;
+	struct cmp rec; /* the recording's own ETMv4 trace (a trace port's cf.bin) */
 	size_t framed;		 /* bytes of the ETMv4 stream put in the frames */
 	size_t mtb_from, mtb_to; /* pcs[mtb_from..mtb_to) are in the MTB */
 };
@@ -190,6 +191,119 @@ static int check_etm4f(void *ctx, uint64_t v)
 	struct core *c = ctx;
 
 	return check_next(c, &c->e4f, v);
+}
+
+static int report(const char *rec, int c, const char *what, const struct cmp *m);
+
+/* The recording's own ETMv4 trace. */
+static int check_rec(void *ctx, uint64_t v)
+{
+	struct core *c = ctx;
+
+	return check_next(c, &c->rec, v);
+}
+
+/* The whole of path into *data (malloc'd) and *len. 0 / -1. */
+static int read_whole(const char *path, uint8_t **data, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 1 << 16, n = 0, k;
+	uint8_t *d = malloc(cap), *g;
+
+	if (!f || !d) {
+		if (f)
+			fclose(f);
+		free(d);
+		return error("etmcheck: cannot read '%s': %m", path);
+	}
+	while ((k = fread(d + n, 1, cap - n, f)) > 0) {
+		n += k;
+		if (n == cap) {
+			if (!(g = realloc(d, 2 * cap))) {
+				fclose(f);
+				free(d);
+				return error("etmcheck: out of memory reading '%s'", path);
+			}
+			d = g;
+			cap *= 2;
+		}
+	}
+	if (ferror(f)) {
+		fclose(f);
+		free(d);
+		return error("etmcheck: cannot read '%s': %m", path);
+	}
+	fclose(f);
+	*data = d;
+	*len = n;
+	return 0;
+}
+
+/*
+ * A recording made through an ETMv4 trace port (raptor record --cf-enc
+ * etm4): its cf.bin decoded with the manifest's [port] settings, as the
+ * replay decodes it (raw streams or frames), and compared with the truth
+ * as etmcheck's own streams are, cycle counts included. 0 when it
+ * matches, 1 when not or it does not decode, -1 on an error of our own.
+ */
+static int check_recorded(const char *rec, const struct st_manifest *man, struct core *cores,
+			  const struct etm_ocsd_mem *mem, int quiet)
+{
+	struct etm_ocsd_src src[ST_TRUTH_MAX_CORES];
+	unsigned flags = man->port.cycle_counting ? ETM_OCSD_CYCLES : 0;
+	char path[4096];
+	uint8_t *data = NULL;
+	size_t len = 0, off = 0;
+	int bad = 0, dk = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", rec, man->cf_file);
+	if (read_whole(path, &data, &len))
+		return -1;
+	for (int c = 0; c < man->ncores; c++) {
+		src[c] = (struct etm_ocsd_src){.ctx = &cores[c], .have_regs = man->port.have_regs};
+		memcpy(src[c].regs, man->port.regs, sizeof(src[c].regs));
+		src[c].c4 = (struct etm4_cfg){
+		    .trace_id = man->port.trace_id[c],
+		    .sync_period = man->port.sync_period,
+		    .v8m = man->port.v8m,
+		    .cc_threshold = man->port.cycle_counting ? man->port.cc_threshold : 0};
+	}
+	if (man->port.framed) {
+		dk = etm_ocsd_decode_src(src, man->ncores, man->port.tpiu ? 2 : 1, flags, mem, data,
+					 len, check_rec);
+	} else {
+		for (int c = 0; c < man->ncores && !dk; c++) {
+			if (man->port.bytes[c] > len - off) {
+				free(data);
+				return error("etmcheck: %s: core_bytes past the end of the file", path);
+			}
+			dk = etm_ocsd_decode_src(&src[c], 1, 0, flags, mem, data + off,
+						 man->port.bytes[c], check_rec);
+			off += man->port.bytes[c];
+		}
+	}
+	free(data);
+	for (int c = 0; c < man->ncores; c++) {
+		struct core *co = &cores[c];
+
+		if (!co->rec.bad && !dk && co->rec.got != co->covered)
+			mismatch(&co->rec, co->want[co->rec.got], ~0ull);
+		bad |= report(rec, c, "the recording's ETMv4 (OpenCSD)", &co->rec);
+	}
+	bad |= dk != 0;
+	if (!quiet) {
+		printf("recorded: %s's ETMv4 trace (%s); instructions compared per core:", path,
+		       man->port.tpiu ? "TPIU frames" : man->port.framed ? "frames" : "raw");
+		for (int c = 0; c < man->ncores; c++)
+			printf(" %zu", cores[c].rec.got_insns);
+		if (man->port.cycle_counting) {
+			printf("; cycle counts equal to the truth's per core:");
+			for (int c = 0; c < man->ncores; c++)
+				printf(" %llu", (unsigned long long)cores[c].rec.cc_n);
+		}
+		printf("; %s\n", bad ? "MISMATCH" : "0 mismatches");
+	}
+	return bad;
 }
 
 /*
@@ -593,6 +707,13 @@ int main(int argc, char **argv)
 			printf("\n");
 		}
 		tot_frames = flen;
+	}
+	if (man.port.kind == ST_PORT_ETM4 && man.cf_on) {
+		int k2 = check_recorded(rec, &man, cores, mem, quiet);
+
+		if (k2 < 0)
+			goto out;
+		bad |= k2;
 	}
 	printf("etmcheck: %s: %d cores, %llu instructions; ETMv4 (%s) %llu bytes, %.4f "
 	       "bits/instruction; ETMv3 %llu bytes, %.4f bits/instruction; MTB %llu bytes, %.4f "
