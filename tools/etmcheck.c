@@ -21,7 +21,10 @@
  * cycles with that threshold (etm4_cfg.cc_threshold), fed each step's
  * cycles from the truth, and every count OpenCSD reports must equal the
  * truth's cycles from the point of the previous count (the start of the
- * trace for the first) to the instruction or exception it follows.
+ * trace for the first) to the instruction or exception it follows. A
+ * recording made through an ETMv4 trace port ([port], raptor record
+ * --cf-enc etm4) has its own cf.bin decoded with the manifest's settings
+ * and compared the same way, cycle counts included.
  *
  * Per core and format it prints the instructions compared, the
  * mismatches, the bytes and bits per instruction. The instructions no
