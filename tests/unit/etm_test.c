@@ -420,6 +420,26 @@ static void test_cycles(void)
 	etm4_free(e);
 	cfg.cc_threshold = 4096;
 	tap_ok(etm4_new(&cfg) == NULL, "threshold 4096 refused");
+
+	/* a count past the 20-bit counter saturates at 2^20 - 1: F1, three bytes */
+	cfg.cc_threshold = 1;
+	e = etm4_new(&cfg);
+	ok = e != NULL;
+	if (ok) {
+		etm4_add_cycles(e, 1);
+		ok &= !etm4_insn(e, &seq[0]);
+		etm4_add_cycles(e, 5000000);
+		ok &= !etm4_insn(e, &seq[1]) && !etm4_flush(e);
+		data = etm4_data(e, &n);
+	}
+	/* 0xffffe = 0xfffff - 1: 7e | ff | 3f with the "more" bits */
+	tap_ok(ok && n >= 5 && !memcmp(data + n - 5, "\xf7\x0e\xfe\xff\x3f", 5),
+	       "5000001 cycles: a saturated count, 0e fe ff 3f");
+	g.n = 0;
+	ok = ok && !etm_ocsd_decode(&cfg, &image, data, n, collect, &g) && g.n == 3;
+	tap_ok(ok && g.v[2] == (ETM_OCSD_CC | ETM4_CC_MAX), "OpenCSD reads it as 0x%llx",
+	       ok ? (unsigned long long)(g.v[2] & ~ETM_OCSD_CC) : 0ull);
+	etm4_free(e);
 }
 
 /* ETMv3: the same program as test_sequence, packets by hand (IHI 0014). */
