@@ -20,7 +20,7 @@ struct feed {
 	struct etm_port port[AN_MAX_CORES];
 	struct etm_port cc[AN_MAX_CORES]; /* the ETMv4 alone, counting cycles */
 	uint64_t cycle[AN_MAX_CORES];	  /* each core's cycle after its last step */
-	size_t framed[AN_MAX_CORES]; /* bytes of each ETMv4 stream in the frames */
+	size_t framed[AN_MAX_CORES];	  /* bytes of each ETMv4 stream in the frames */
 	struct cstf *frames;
 	int ncores, failed;
 };
@@ -34,9 +34,8 @@ const char *an_port_name(enum an_port p)
 
 const char *an_port_label(enum an_port p)
 {
-	static const char *const n[AN_NPORTS] = {"ETMv4", "ETMv3.5", "MTB",
-						 "ETMv4 in CoreSight frames",
-						 "ETMv4 with cycle counting"};
+	static const char *const n[AN_NPORTS] = {
+	    "ETMv4", "ETMv3.5", "MTB", "ETMv4 in CoreSight frames", "ETMv4 with cycle counting"};
 
 	return n[p];
 }

@@ -27,14 +27,7 @@
  * least threshold (1), fed each step's cycles from the replay: the cost of
  * the counts beside AN_PORT_ETM4's stream without them.
  */
-enum an_port {
-	AN_PORT_ETM4,
-	AN_PORT_ETM3,
-	AN_PORT_MTB,
-	AN_PORT_FRAMES,
-	AN_PORT_ETM4CC,
-	AN_NPORTS
-};
+enum an_port { AN_PORT_ETM4, AN_PORT_ETM3, AN_PORT_MTB, AN_PORT_FRAMES, AN_PORT_ETM4CC, AN_NPORTS };
 
 #define AN_PORTS_SYNC 4096 /* the ETMs' default sync period, etmcheck's */
 

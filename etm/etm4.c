@@ -104,7 +104,7 @@ void etm4_regs(const struct etm4_cfg *cfg, struct etm4_regs *r)
 	r->idr2 = 0x00000004;
 	if (cfg->cc_threshold)
 		r->idr2 |= 8u << 25; /* CCSIZE 8: a 20-bit cycle counter */
-	r->idr8 = 0;	/* MAXSPEC: no speculation, so no commit packets */
+	r->idr8 = 0;		     /* MAXSPEC: no speculation, so no commit packets */
 	r->configr = 0; /* BB, CCI, CID, VMID, COND, TS, RS, QE all off; no data trace */
 	if (cfg->cc_threshold)
 		r->configr |= 1u << 4; /* CCI */

@@ -46,11 +46,11 @@ int etm_image_halfwords(const struct etm_image *im, uint32_t pc, uint16_t *hw1,
 			uint16_t *hw2) MUST_CHECK;
 
 struct etm_port_cfg {
-	int core;	      /* for messages; trace ID 0x10 + core unless trace_id */
-	unsigned sync_period; /* both ETMs' sync period in bytes (etm4_cfg) */
-	int v8m;	      /* ARMv8-M (etm4_cfg.v8m) */
-	uint8_t trace_id;     /* 0: 0x10 + core */
-	unsigned only;	      /* 0: all three; else the ETM_PORT_* to run */
+	int core;	       /* for messages; trace ID 0x10 + core unless trace_id */
+	unsigned sync_period;  /* both ETMs' sync period in bytes (etm4_cfg) */
+	int v8m;	       /* ARMv8-M (etm4_cfg.v8m) */
+	uint8_t trace_id;      /* 0: 0x10 + core */
+	unsigned only;	       /* 0: all three; else the ETM_PORT_* to run */
 	unsigned cc_threshold; /* the ETMv4's cycle counting (etm4_cfg), 0: off */
 };
 #define ETM_PORT_ETM4 1u

@@ -17,7 +17,7 @@ struct rec_port {
 	struct etm_image im;
 	struct etm_port port[ST_CF_MAX_CORES];
 	struct cstf *frames;
-	size_t framed[ST_CF_MAX_CORES]; /* each core's bytes already in the frames */
+	size_t framed[ST_CF_MAX_CORES];	 /* each core's bytes already in the frames */
 	uint64_t cycle[ST_CF_MAX_CORES]; /* each core's cycle after its last step */
 	int failed;
 	char err[512];
@@ -64,7 +64,8 @@ struct rec_port *rec_port_new(const struct st_port_cfg *cfg, int ncores, const c
 					  .v8m = cfg->v8m,
 					  .trace_id = cfg->trace_id[c],
 					  .only = only,
-					  .cc_threshold = cfg->cycle_counting ? cfg->cc_threshold : 0};
+					  .cc_threshold =
+					      cfg->cycle_counting ? cfg->cc_threshold : 0};
 
 		if (etm_port_init(&p->port[c], &pc, &p->im, reset_pc[c])) {
 			p->ncores = c;

@@ -80,7 +80,7 @@ struct core {
 	int nexc;
 	/* decode side */
 	struct cmp e4, e4f, e3c, mt;
-	struct cmp rec; /* the recording's own ETMv4 trace (a trace port's cf.bin) */
+	struct cmp rec;		 /* the recording's own ETMv4 trace (a trace port's cf.bin) */
 	size_t framed;		 /* bytes of the ETMv4 stream put in the frames */
 	size_t mtb_from, mtb_to; /* pcs[mtb_from..mtb_to) are in the MTB */
 };
@@ -278,7 +278,8 @@ static int check_recorded(const char *rec, const struct st_manifest *man, struct
 		for (int c = 0; c < man->ncores && !dk; c++) {
 			if (man->port.bytes[c] > len - off) {
 				free(data);
-				return error("etmcheck: %s: core_bytes past the end of the file", path);
+				return error("etmcheck: %s: core_bytes past the end of the file",
+					     path);
 			}
 			dk = etm_ocsd_decode_src(&src[c], 1, 0, flags, mem, data + off,
 						 man->port.bytes[c], check_rec);
@@ -296,7 +297,9 @@ static int check_recorded(const char *rec, const struct st_manifest *man, struct
 	bad |= dk != 0;
 	if (!quiet) {
 		printf("recorded: %s's ETMv4 trace (%s); instructions compared per core:", path,
-		       man->port.tpiu ? "TPIU frames" : man->port.framed ? "frames" : "raw");
+		       man->port.tpiu	  ? "TPIU frames"
+		       : man->port.framed ? "frames"
+					  : "raw");
 		for (int c = 0; c < man->ncores; c++)
 			printf(" %zu", cores[c].rec.got_insns);
 		if (man->port.cycle_counting) {
@@ -466,11 +469,12 @@ static int report(const char *rec, int c, const char *what, const struct cmp *m)
 	char w[64], g[64];
 
 	if (m->cc_bad)
-		fprintf(stderr,
-			"etmcheck: %s: core %d: %s: %llu wrong cycle counts, the first after element "
-			"%zu: the truth has %llu cycles, the decode gives %llu\n",
-			rec, c, what, (unsigned long long)m->cc_bad, m->cc_bad_at,
-			(unsigned long long)m->cc_bad_want, (unsigned long long)m->cc_bad_got);
+		fprintf(
+		    stderr,
+		    "etmcheck: %s: core %d: %s: %llu wrong cycle counts, the first after element "
+		    "%zu: the truth has %llu cycles, the decode gives %llu\n",
+		    rec, c, what, (unsigned long long)m->cc_bad, m->cc_bad_at,
+		    (unsigned long long)m->cc_bad_want, (unsigned long long)m->cc_bad_got);
 	if (!m->bad)
 		return m->cc_bad != 0;
 	show(w, sizeof(w), m->bad_want);
@@ -505,7 +509,8 @@ int main(int argc, char **argv)
 			}
 		} else if (!strcmp(argv[i], "--cycles") && i + 1 < argc) {
 			if (parse_u64(argv[++i], &cct) || cct < 1 || cct > 4095) {
-				fprintf(stderr, "etmcheck: --cycles %s is not a threshold from 1 to 4095\n",
+				fprintf(stderr,
+					"etmcheck: --cycles %s is not a threshold from 1 to 4095\n",
 					argv[i]);
 				return 2;
 			}
@@ -727,8 +732,10 @@ int main(int argc, char **argv)
 	       (unsigned long long)tot_mtb, tot_insns ? 8.0 * tot_mtb / tot_insns : 0.0,
 	       (unsigned long long)tot_frames, bad ? "MISMATCH" : "0 mismatches");
 	if (cct)
-		printf("etmcheck: %s: ETMv4 cycle counting, threshold %llu: %llu cycle counts equal "
-		       "the truth's\n", rec, (unsigned long long)cct, (unsigned long long)tot_cc);
+		printf(
+		    "etmcheck: %s: ETMv4 cycle counting, threshold %llu: %llu cycle counts equal "
+		    "the truth's\n",
+		    rec, (unsigned long long)cct, (unsigned long long)tot_cc);
 	ret = bad;
 out:
 	if (tr)
