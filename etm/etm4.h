@@ -7,8 +7,8 @@
  *
  * The trace unit it models is configured as a trace engineer would for
  * instruction trace alone (docs/ETM.md gives the register values):
- * ETMv4.2, 32-bit instruction addresses, no data trace, no cycle counting,
- * no timestamps, no branch broadcast, no return stack, no conditional
+ * ETMv4.2, 32-bit instruction addresses, no data trace, cycle counting
+ * only when asked (cc_threshold, below), no timestamps, no branch broadcast, no return stack, no conditional
  * instruction trace, no Q elements, no speculation (TRCIDR8.MAXSPEC = 0,
  * so no commit packets), no context ID or VMID; a periodic synchronisation
  * request every sync_period bytes (TRCSYNCPR).
