@@ -18,22 +18,24 @@
 struct feed {
 	struct rpl *rp;
 	struct etm_port port[AN_MAX_CORES];
-	size_t framed[AN_MAX_CORES]; /* bytes of each ETMv4 stream in the frames */
+	struct etm_port cc[AN_MAX_CORES]; /* the ETMv4 alone, counting cycles */
+	uint64_t cycle[AN_MAX_CORES];	  /* each core's cycle after its last step */
+	size_t framed[AN_MAX_CORES];	  /* bytes of each ETMv4 stream in the frames */
 	struct cstf *frames;
 	int ncores, failed;
 };
 
 const char *an_port_name(enum an_port p)
 {
-	static const char *const n[AN_NPORTS] = {"etm4", "etm3", "mtb", "etm4.cstf"};
+	static const char *const n[AN_NPORTS] = {"etm4", "etm3", "mtb", "etm4.cstf", "etm4.cc"};
 
 	return n[p];
 }
 
 const char *an_port_label(enum an_port p)
 {
-	static const char *const n[AN_NPORTS] = {"ETMv4", "ETMv3.5", "MTB",
-						 "ETMv4 in CoreSight frames"};
+	static const char *const n[AN_NPORTS] = {
+	    "ETMv4", "ETMv3.5", "MTB", "ETMv4 in CoreSight frames", "ETMv4 with cycle counting"};
 
 	return n[p];
 }
@@ -52,6 +54,18 @@ static int to_frames(struct feed *f, int c, size_t min)
 	return 0;
 }
 
+/* One step into a core's ports. 0 / -1. */
+static int feed_step(struct etm_port *p, const struct isa_step *st, uint32_t next, uint32_t lr)
+{
+	if (st->ev == ISA_EV_EXCEPTION)
+		return etm_port_exception(p, st->exc, next, lr);
+	if (st->faulted) {
+		etm_port_fault(p, st->pc);
+		return 0;
+	}
+	return etm_port_insn(p, st->pc, next, st->exc_return, st->exc_return ? st->exc : 0, lr);
+}
+
 /* rpl_observe: every step that retired, faulted or took an exception. */
 static void on_step(void *ctx, int core, const struct isa_step *st, uint64_t cycle,
 		    const struct board_access *acc, int nacc)
@@ -68,13 +82,11 @@ static void on_step(void *ctx, int core, const struct isa_step *st, uint64_t cyc
 	cpu = rpl_cpu(f->rp, core);
 	next = isa_cpu_get(cpu, ISA_R_PC);
 	lr = isa_cpu_get(cpu, ISA_R_LR);
-	if (st->ev == ISA_EV_EXCEPTION)
-		k = etm_port_exception(p, st->exc, next, lr);
-	else if (st->faulted)
-		etm_port_fault(p, st->pc);
-	else
-		k = etm_port_insn(p, st->pc, next, st->exc_return, st->exc_return ? st->exc : 0,
-				  lr);
+	k = feed_step(p, st, next, lr);
+	etm_port_cycles(&f->cc[core], cycle - f->cycle[core]);
+	f->cycle[core] = cycle;
+	if (!k)
+		k = feed_step(&f->cc[core], st, next, lr);
 	if (k || to_frames(f, core, FRAME_BURST))
 		f->failed = 1;
 }
@@ -86,7 +98,7 @@ static int collect(struct feed *f, struct an_ports *pt, const char *raw)
 	size_t len;
 
 	for (int c = 0; c < f->ncores; c++)
-		if (etm_port_finish(&f->port[c]))
+		if (etm_port_finish(&f->port[c]) || etm_port_finish(&f->cc[c]))
 			return -1;
 	/* the cores' last ETMv4 bytes, in core order, and the last frame padded */
 	for (int c = 0; c < f->ncores; c++)
@@ -114,8 +126,11 @@ static int collect(struct feed *f, struct an_ports *pt, const char *raw)
 		pt->core_bits[c][AN_PORT_MTB] = 8 * (uint64_t)len;
 		if (raw && etm_raw_write(raw, "mtb", c, d, len))
 			return -1;
-		for (int k = 0; k < AN_PORT_FRAMES; k++)
-			pt->bits[k] += pt->core_bits[c][k];
+		etm4_data(f->cc[c].e4, &len);
+		pt->core_bits[c][AN_PORT_ETM4CC] = 8 * (uint64_t)len;
+		for (int k = 0; k < AN_NPORTS; k++)
+			if (k != AN_PORT_FRAMES)
+				pt->bits[k] += pt->core_bits[c][k];
 	}
 	d = cstf_data(f->frames, &len);
 	pt->bits[AN_PORT_FRAMES] = 8 * (uint64_t)len;
@@ -159,8 +174,15 @@ int an_ports_measure(struct an_ports *pt, const char *dir, unsigned sync, const 
 		goto out;
 	for (int c = 0; c < f.ncores; c++) {
 		struct etm_port_cfg cfg = {.core = c, .sync_period = sync, .v8m = pt->v8m};
+		struct etm_port_cfg ccfg = {.core = c,
+					    .sync_period = sync,
+					    .v8m = pt->v8m,
+					    .only = ETM_PORT_ETM4,
+					    .cc_threshold = 1};
+		uint32_t pc = isa_cpu_get(rpl_cpu(f.rp, c), ISA_R_PC);
 
-		if (etm_port_init(&f.port[c], &cfg, &im, isa_cpu_get(rpl_cpu(f.rp, c), ISA_R_PC))) {
+		if (etm_port_init(&f.port[c], &cfg, &im, pc) ||
+		    etm_port_init(&f.cc[c], &ccfg, &im, pc)) {
 			error("stat: %s: core %d: cannot set up the trace ports (sync period %u)",
 			      dir, c, sync);
 			goto out;
@@ -181,8 +203,10 @@ int an_ports_measure(struct an_ports *pt, const char *dir, unsigned sync, const 
 		goto out;
 	ret = 0;
 out:
-	for (int c = 0; c < AN_MAX_CORES; c++)
+	for (int c = 0; c < AN_MAX_CORES; c++) {
 		etm_port_release(&f.port[c]);
+		etm_port_release(&f.cc[c]);
+	}
 	cstf_free(f.frames);
 	f.frames = NULL;
 	if (have_im)

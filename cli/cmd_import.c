@@ -39,9 +39,11 @@ static const char import_usage[] =
     "  cpu = m3             ; optional: the core model, default from the ELF\n"
     "  core_bytes = 10,20   ; raw streams or buffers of several cores: each\n"
     "                       ; one's bytes\n"
+    "  cycle_counting = 1   ; optional (etm4): the units counted cycles\n"
+    "  cc_threshold = 1     ; optional, with it: their threshold (default 1)\n"
     "\n"
     "The units must have traced instructions alone, as docs/ETM.md describes\n"
-    "(no cycle counts, timestamps, branch broadcast, return stack or data\n"
+    "(cycle counts aside: no timestamps, branch broadcast, return stack or data\n"
     "trace). REC gets manifest.ini, program.elf and cf.bin (the capture,\n"
     "byte for byte). The capture is decoded (ETM: with OpenCSD) and every core's\n"
     "path walked once: a capture that does not decode, or that the program\n"
@@ -116,7 +118,8 @@ static int write_rec(const char *dir, const char *elf, const char *capture,
 		uint32_t model_regs[5] = {0};
 
 		if (cfg->port.kind == ST_PORT_ETM4) {
-			struct etm4_cfg c4 = {0x10, cfg->port.sync_period, m.port.v8m};
+			struct etm4_cfg c4 = {0x10, cfg->port.sync_period, m.port.v8m,
+					      cfg->port.cycle_counting ? cfg->port.cc_threshold : 0};
 			struct etm4_regs r4;
 
 			etm4_regs(&c4, &r4);

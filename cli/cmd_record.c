@@ -62,6 +62,9 @@ static const char record_usage[] =
 	"                       256 to 1048576 (TRCSYNCPR / ETMSYNCFR; default 4096)\n"
 	"  --port-arch v7m|v8m  what OpenCSD's ETMv4 decoder is told (default: v8m\n"
 	"                       for an M33, else v7m)\n"
+	"  --port-cycles[=N]    etm4: cycle counting on, the cycle count threshold N\n"
+	"                       (TRCCCCTLR, 1..4095; default 1, the least allowed):\n"
+	"                       Cycle Count packets with the timing model's cycles\n"
 	"  --lv-enc ENC         load-value stream: cfiat, cfiata (CFiat with adaptive\n"
 	"                       chunk sizes), mc2rt, nxlv or none (default cfiat)\n"
 	"  --timed              time-stamped messages (diffCC / dCC; the default)\n"
@@ -98,7 +101,7 @@ int cmd_record(int argc, char **argv)
 	enum {
 		O_CORES = 256, O_CPU, O_FORCE_CPU, O_SEED, O_JITTER, O_MAX, O_CF, O_LV, O_SHP, O_SHC,
 		O_CFENC, O_LVENC, O_TIMED, O_FUNC, O_CHUNKS, O_FORCE, O_TRUTH, O_ALL,
-		O_FRAMED, O_TPIU, O_IDS, O_PSYNC, O_PARCH,
+		O_FRAMED, O_TPIU, O_IDS, O_PSYNC, O_PARCH, O_PCYC,
 	};
 	static const struct option opts[] = {
 		{ "cores", required_argument, NULL, O_CORES },
@@ -122,6 +125,7 @@ int cmd_record(int argc, char **argv)
 		{ "trace-ids", required_argument, NULL, O_IDS },
 		{ "port-sync", required_argument, NULL, O_PSYNC },
 		{ "port-arch", required_argument, NULL, O_PARCH },
+		{ "port-cycles", optional_argument, NULL, O_PCYC },
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, O_FORCE },
 		{ "truth", no_argument, NULL, O_TRUTH },
@@ -205,6 +209,14 @@ int cmd_record(int argc, char **argv)
 					     "1048576", optarg), 2;
 			o.port.sync_period = (unsigned)v;
 			break;
+		case O_PCYC:
+			v = 1;
+			if (optarg && (parse_u64(optarg, &v) || v < 1 || v > 4095))
+				return error("--port-cycles: '%s' is not a threshold from 1 to 4095",
+					     optarg), 2;
+			o.port.cycle_counting = 1;
+			o.port.cc_threshold = (unsigned)v;
+			break;
 		case O_PARCH:
 			if (strcmp(optarg, "v7m") && strcmp(optarg, "v8m"))
 				return error("--port-arch: '%s' is not v7m or v8m", optarg), 2;
@@ -276,11 +288,15 @@ int cmd_record(int argc, char **argv)
 		if (o.port.framed && o.port.kind == ST_PORT_MTB)
 			return error("--port-%s: an MTB is read from SRAM, not through the "
 				     "formatter", o.port.tpiu ? "tpiu" : "framed"), 2;
+		if (o.port.cycle_counting && o.port.kind != ST_PORT_ETM4)
+			return error("--port-cycles: cycle counting is the ETMv4's (--cf-enc etm4); "
+				     "ETMv3.5 cycle-accurate mode and the MTB are not modelled"), 2;
 		o.lv_on = 0;
 		o.port.v8m = arch >= 0 ? arch : model == ISA_CORTEX_M33;
-	} else if (o.port.framed || ids || arch >= 0 || o.port.sync_period != 4096) {
-		return error("record: --port-framed, --port-tpiu, --trace-ids, --port-sync and "
-			     "--port-arch need --cf-enc etm4, etm3 or mtb"), 2;
+	} else if (o.port.framed || ids || arch >= 0 || o.port.sync_period != 4096 ||
+		   o.port.cycle_counting) {
+		return error("record: --port-framed, --port-tpiu, --trace-ids, --port-sync, "
+			     "--port-arch and --port-cycles need --cf-enc etm4, etm3 or mtb"), 2;
 	}
 	o.progress = isatty(2);
 	if (dc_fa_config_check(&o.cache))

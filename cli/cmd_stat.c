@@ -33,10 +33,10 @@ static const char stat_usage[] =
     "TR_a and CFiat_a also the gain over TR_e and CFiat (their bits over the\n"
     "adaptive one's; recordings made before them have no such rows).\n"
     "Beside them the real trace ports on the same run: each core's ETMv4,\n"
-    "ETMv3.5 and MTB, and all the cores' ETMv4 in CoreSight formatter frames,\n"
-    "fed from a replay of the recording (both streams needed): bits, bits per\n"
-    "instruction and per cycle, per core and in total, and how many times\n"
-    "TR_e is smaller.\n"
+    "ETMv3.5 and MTB, all the cores' ETMv4 in CoreSight formatter frames and\n"
+    "the ETMv4 with cycle counting (threshold 1), fed from a replay of the\n"
+    "recording (both streams needed): bits, bits per instruction and per\n"
+    "cycle, per core and in total, and how many times TR_e is smaller.\n"
     "The numbers come from REC/stats.ini and\n"
     "REC/timeline.csv, checked against the manifest and the stream files. A\n"
     "recording made without 'raptor record --all-encodings' holds the recorded\n"
@@ -410,7 +410,8 @@ static void text_report(FILE *f, const struct an_rec *r, const struct ports *por
 		fprintf(f,
 			"  (etm4 ETMv4 (%s), etm3 ETMv3.5, both a sync every %u bytes; mtb: %llu "
 			"packets of %d bytes;\n   etm4.cstf: the cores' ETMv4 in CoreSight "
-			"formatter frames; fed from a replay)\n",
+			"formatter frames; etm4.cc: the ETMv4 with cycle counting, threshold 1;\n"
+			"   fed from a replay)\n",
 			pt->v8m ? "ARMv8-M" : "ARMv7-M", pt->sync_period, U(pt->mtb_packets),
 			MTB_PACKET);
 		heading(f, "ports by core", "etm4 bpi", "etm4 bpc", "etm3 bpi", "etm3 bpc",

@@ -37,6 +37,21 @@
  *                                        of the branch just traced
  *                                        (second byte only when C = 1)
  *
+ *   Trace Info with cycle counting (PLCTL: INFO and CYCT sections)
+ *   0 0 0 0 0 0 0 1
+ *   0 . . . 1 0 0 1                      CYCT, SPEC 0, KEY 0, INFO
+ *   0 . . . . . . 1                      INFO: CC_ENABLED
+ *   C | THRESHOLD[6:0]                    CYCT: TRCCCCTLR.THRESHOLD,
+ *   0 | THRESHOLD[11:7]                   second byte when C = 1
+ *
+ *   Cycle Count F3 (commit mode 1: no commit section)
+ *   0 0 0 1 0 0 c c                      count = threshold + cc
+ *   Cycle Count F1 (commit mode 1)
+ *   0 0 0 0 1 1 1 U                      U = 0: the count follows
+ *   C | N[6:0]                           count = threshold + N,
+ *   C | N[13:7]                          up to 3 bytes (N < 2^20)
+ *   0 | N[20:14]
+ *
  * Address history: every address packet (exact match included) pushes its
  * address on a three-entry history (entry 0 newest) that Trace Info clears;
  * a short address packet replaces the low bits of entry 0.
@@ -67,6 +82,7 @@ struct etm4 {
 	uint8_t atoms[QMAX]; /* 1 = E, oldest first */
 	int natoms;
 	uint32_t hist[3]; /* address history, 0 newest */
+	uint64_t cc;	  /* cycles counted since the last Cycle Count packet */
 	struct etm4_stats st;
 };
 
@@ -79,12 +95,19 @@ void etm4_regs(const struct etm4_cfg *cfg, struct etm4_regs *r)
 	/* TRCIDR0: bit 0 RES1; INSTP0, TRCBB, TRCCOND, TRCCCI, RETSTACK, QSUPP,
 	   TSSIZE, COMMOPT all 0 */
 	r->idr0 = 0x00000001;
+	/* with cycle counting: TRCCCI (bit 7) and COMMOPT (bit 29): commit mode 1 */
+	if (cfg->cc_threshold)
+		r->idr0 |= 1u << 7 | 1u << 29;
 	/* TRCIDR1: designer ARM (0x41), bits[15:12] RES1, TRCARCHMAJ 4, TRCARCHMIN 2 */
 	r->idr1 = 0x4100f420;
 	/* TRCIDR2: IASIZE 4 (32-bit); CIDSIZE, VMIDSIZE, DASIZE, DVSIZE 0; CCSIZE 0 (12 bits) */
 	r->idr2 = 0x00000004;
-	r->idr8 = 0;	/* MAXSPEC: no speculation, so no commit packets */
+	if (cfg->cc_threshold)
+		r->idr2 |= 8u << 25; /* CCSIZE 8: a 20-bit cycle counter */
+	r->idr8 = 0;		     /* MAXSPEC: no speculation, so no commit packets */
 	r->configr = 0; /* BB, CCI, CID, VMID, COND, TS, RS, QE all off; no data trace */
+	if (cfg->cc_threshold)
+		r->configr |= 1u << 4; /* CCI */
 	r->traceidr = cfg->trace_id;
 	r->syncpr = n; /* TRCSYNCPR.PERIOD: 2^n bytes */
 }
@@ -100,6 +123,10 @@ struct etm4 *etm4_new(const struct etm4_cfg *cfg)
 	if (cfg->sync_period < 256 || cfg->sync_period > (1u << 20) ||
 	    (cfg->sync_period & (cfg->sync_period - 1))) {
 		error("etm4: sync period %u is not a power of 2 in 256..2^20", cfg->sync_period);
+		return NULL;
+	}
+	if (cfg->cc_threshold > 0xfff) {
+		error("etm4: cycle count threshold %u out of range 1..4095", cfg->cc_threshold);
 		return NULL;
 	}
 	e = calloc(1, sizeof(*e));
@@ -225,14 +252,60 @@ static int address(struct etm4 *e, uint32_t a)
 	return put(e, b, n);
 }
 
+/*
+ * A P0 element was just traced: with cycle counting, once the count has
+ * reached the threshold, the atom packet ends here and a Cycle Count
+ * packet says how many cycles since the last one (saturating at
+ * ETM4_CC_MAX).
+ */
+static int cc_point(struct etm4 *e)
+{
+	unsigned thr = e->cfg.cc_threshold;
+	uint64_t n;
+	uint8_t b[4];
+	int k = 1;
+
+	if (!thr || e->cc < thr)
+		return 0;
+	if (atoms_out(e, 1))
+		return -1;
+	n = (e->cc > ETM4_CC_MAX ? ETM4_CC_MAX : e->cc) - thr;
+	e->cc = 0;
+	e->st.counts++;
+	if (n <= 3)
+		return put1(e, 0x10 | (uint8_t)n);
+	b[0] = 0x0e;
+	do {
+		b[k++] = (n & 0x7f) | (n > 0x7f ? 0x80 : 0);
+		n >>= 7;
+	} while (n);
+	return put(e, b, k);
+}
+
+void etm4_add_cycles(struct etm4 *e, uint64_t n)
+{
+	if (e->cfg.cc_threshold)
+		e->cc += n;
+}
+
 /* A-sync, Trace Info [, Trace On], Address with context for pc. */
 static int sync(struct etm4 *e, uint32_t pc, int trace_on)
 {
 	static const uint8_t async[12] = {[11] = 0x80};
-	static const uint8_t tinfo[2] = {0x01, 0x00};
+	uint8_t tinfo[5] = {0x01, 0x00};
+	size_t ntinfo = 2;
 	uint8_t ac[6] = {0x83, (pc >> 1) & 0x7f, pc >> 8, pc >> 16, pc >> 24, 0x00};
+	unsigned thr = e->cfg.cc_threshold;
 
-	if (atoms_out(e, 1) || put(e, async, sizeof(async)) || put(e, tinfo, sizeof(tinfo)))
+	if (thr) {
+		tinfo[1] = 0x09; /* INFO and CYCT sections */
+		tinfo[2] = 0x01; /* INFO: CC_ENABLED */
+		tinfo[3] = (thr & 0x7f) | (thr > 0x7f ? 0x80 : 0);
+		ntinfo = 4;
+		if (thr > 0x7f)
+			tinfo[ntinfo++] = thr >> 7;
+	}
+	if (atoms_out(e, 1) || put(e, async, sizeof(async)) || put(e, tinfo, ntinfo))
 		return -1;
 	if (trace_on && put1(e, 0x04))
 		return -1;
@@ -270,16 +343,16 @@ int etm4_insn(struct etm4 *e, const struct etm4_insn *in)
 	switch (in->kind) {
 	case ETM_THUMB_OTHER: return 0;
 	case ETM_THUMB_DIRECT:
-		if (atom(e, taken))
+		if (atom(e, taken) || cc_point(e))
 			return -1;
 		break;
 	case ETM_THUMB_ISB:
-		if (atom(e, 1))
+		if (atom(e, 1) || cc_point(e))
 			return -1;
 		break;
 	case ETM_THUMB_INDIRECT:
 		/* a taken indirect branch is E + its target; one that fails its condition, N */
-		if (atom(e, taken || (in->flags & ETM4_EXC_RETURN)))
+		if (atom(e, taken || (in->flags & ETM4_EXC_RETURN)) || cc_point(e))
 			return -1;
 		if (!taken && !(in->flags & ETM4_EXC_RETURN))
 			break;
@@ -320,7 +393,7 @@ int etm4_exception(struct etm4 *e, unsigned number, uint32_t ret, uint32_t handl
 	}
 	e->pend_target = 0;
 	e->st.exceptions++;
-	if (put(e, b, n) || address(e, ret) || address(e, handler))
+	if (put(e, b, n) || address(e, ret) || address(e, handler) || cc_point(e))
 		return -1;
 	e->st.traced = e->st.insns;
 	e->at_boundary = 1;

@@ -18,7 +18,7 @@
 struct dec {
 	const struct etm_ocsd_mem *mem;
 	etm_ocsd_fn fn;
-	unsigned flags;		 /* ETM_OCSD_MARKS */
+	unsigned flags;		 /* ETM_OCSD_MARKS, ETM_OCSD_CYCLES */
 	uint8_t lost[128];	 /* MARKS: the source lost sync and has not delivered since */
 	uint8_t traced[128];	 /* MARKS: the source delivered an instruction */
 	void *ctx[128];	     /* fn's context per trace ID; NULL: no such source */
@@ -109,6 +109,12 @@ static ocsd_datapath_resp_t elem_cb(const void *p, const ocsd_trc_index_t idx, c
 		d->lost[id] = 0;
 		d->traced[id] = 1;
 		bad = range(d, id, el);
+		if (!bad && el->has_cc && (d->flags & ETM_OCSD_CYCLES))
+			bad = d->fn(d->ctx[id], ETM_OCSD_CC | el->cycle_count);
+		break;
+	case OCSD_GEN_TRC_ELEM_CYCLE_COUNT:
+		if (d->flags & ETM_OCSD_CYCLES)
+			bad = d->fn(d->ctx[id], ETM_OCSD_CC | el->cycle_count);
 		break;
 	case OCSD_GEN_TRC_ELEM_EXCEPTION:
 		if (el->excep_ret_addr) {
@@ -344,8 +350,8 @@ int etm_ocsd_decode(const struct etm4_cfg *cfg, const struct etm_ocsd_mem *mem, 
 	ocsd_etmv4_cfg oc;
 
 	etmv4_cfg(cfg, &oc);
-	return decode(OCSD_BUILTIN_DCD_ETMV4I, &oc, sizeof(oc), &cfg->trace_id, 1, 0, 0, mem,
-		      data, len, fn, &ctx);
+	return decode(OCSD_BUILTIN_DCD_ETMV4I, &oc, sizeof(oc), &cfg->trace_id, 1, 0,
+		      cfg->cc_threshold ? ETM_OCSD_CYCLES : 0, mem, data, len, fn, &ctx);
 }
 
 int etm_ocsd_decode3(const struct etm3_cfg *cfg, const struct etm_ocsd_mem *mem,
@@ -380,8 +386,8 @@ int etm_ocsd_decode_frames(const struct etm4_cfg *cfg, int n, const struct etm_o
 		etmv4_cfg(&cfg[i], &oc[i]);
 		id[i] = cfg[i].trace_id;
 	}
-	return decode(OCSD_BUILTIN_DCD_ETMV4I, oc, sizeof(oc[0]), id, n, 1, 0, mem, data, len, fn,
-		      ctx);
+	return decode(OCSD_BUILTIN_DCD_ETMV4I, oc, sizeof(oc[0]), id, n, 1,
+		      cfg[0].cc_threshold ? ETM_OCSD_CYCLES : 0, mem, data, len, fn, ctx);
 }
 
 static void etmv3_cfg(const struct etm3_cfg *cfg, ocsd_etmv3_cfg *oc)

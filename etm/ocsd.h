@@ -90,6 +90,15 @@ struct etm_ocsd_src {
 #define ETM_OCSD_MARKS 1u
 #define ETM_OCSD_RET 0x200000000ull
 #define ETM_OCSD_GAP 0x400000000ull
+/*
+ * ETM_OCSD_CYCLES: every cycle count OpenCSD reports (its CYCLE_COUNT
+ * element, or the count an instruction range carries) gives fn
+ * ETM_OCSD_CC | count, after the instructions it counts up to.
+ * etm_ocsd_decode and etm_ocsd_decode_frames deliver them whenever the
+ * configuration has cycle counting on (cc_threshold).
+ */
+#define ETM_OCSD_CYCLES 2u
+#define ETM_OCSD_CC 0x800000000ull
 
 /*
  * n sources (framed: n ETMv4 or n ETMv3 sources in one capture of

@@ -85,7 +85,10 @@ int etm_port_init(struct etm_port *p, const struct etm_port_cfg *cfg, const stru
 {
 	uint8_t id = cfg->trace_id ? cfg->trace_id : 0x10 + cfg->core;
 	unsigned only = cfg->only ? cfg->only : ETM_PORT_ETM4 | ETM_PORT_ETM3 | ETM_PORT_MTB;
-	struct etm4_cfg c4 = {.trace_id = id, .sync_period = cfg->sync_period, .v8m = cfg->v8m};
+	struct etm4_cfg c4 = {.trace_id = id,
+			      .sync_period = cfg->sync_period,
+			      .v8m = cfg->v8m,
+			      .cc_threshold = cfg->cc_threshold};
 	struct etm3_cfg c3 = {.trace_id = id, .sync_period = cfg->sync_period};
 
 	memset(p, 0, sizeof(*p));
@@ -174,6 +177,12 @@ int etm_port_exception(struct etm_port *p, unsigned number, uint32_t handler, ui
 		return -1;
 	p->cur_pc = handler;
 	return 0;
+}
+
+void etm_port_cycles(struct etm_port *p, uint64_t n)
+{
+	if (p->e4)
+		etm4_add_cycles(p->e4, n);
 }
 
 int etm_port_finish(struct etm_port *p)

@@ -46,11 +46,12 @@ int etm_image_halfwords(const struct etm_image *im, uint32_t pc, uint16_t *hw1,
 			uint16_t *hw2) MUST_CHECK;
 
 struct etm_port_cfg {
-	int core;	      /* for messages; trace ID 0x10 + core unless trace_id */
-	unsigned sync_period; /* both ETMs' sync period in bytes (etm4_cfg) */
-	int v8m;	      /* ARMv8-M (etm4_cfg.v8m) */
-	uint8_t trace_id;     /* 0: 0x10 + core */
-	unsigned only;	      /* 0: all three; else the ETM_PORT_* to run */
+	int core;	       /* for messages; trace ID 0x10 + core unless trace_id */
+	unsigned sync_period;  /* both ETMs' sync period in bytes (etm4_cfg) */
+	int v8m;	       /* ARMv8-M (etm4_cfg.v8m) */
+	uint8_t trace_id;      /* 0: 0x10 + core */
+	unsigned only;	       /* 0: all three; else the ETM_PORT_* to run */
+	unsigned cc_threshold; /* the ETMv4's cycle counting (etm4_cfg), 0: off */
 };
 #define ETM_PORT_ETM4 1u
 #define ETM_PORT_ETM3 2u
@@ -94,6 +95,12 @@ void etm_port_fault(struct etm_port *p, uint32_t pc);
 /* An exception entry: IPSR number, the handler (the PC after), LR after the entry. 0 / -1. */
 int etm_port_exception(struct etm_port *p, unsigned number, uint32_t handler,
 		       uint32_t lr) MUST_CHECK;
+/*
+ * Cycles the core spent since the last call (a step's, a sleep's), for the
+ * ETMv4's cycle counting: before the etm_port_insn / etm_port_exception of
+ * the step that cost them. Nothing without cycle counting.
+ */
+void etm_port_cycles(struct etm_port *p, uint64_t n);
 /* End of trace: write out the ETMs' pending atoms. 0 / -1. */
 int etm_port_finish(struct etm_port *p) MUST_CHECK;
 

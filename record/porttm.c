@@ -17,7 +17,8 @@ struct rec_port {
 	struct etm_image im;
 	struct etm_port port[ST_CF_MAX_CORES];
 	struct cstf *frames;
-	size_t framed[ST_CF_MAX_CORES]; /* each core's bytes already in the frames */
+	size_t framed[ST_CF_MAX_CORES];	 /* each core's bytes already in the frames */
+	uint64_t cycle[ST_CF_MAX_CORES]; /* each core's cycle after its last step */
 	int failed;
 	char err[512];
 };
@@ -62,7 +63,9 @@ struct rec_port *rec_port_new(const struct st_port_cfg *cfg, int ncores, const c
 					  .sync_period = cfg->sync_period,
 					  .v8m = cfg->v8m,
 					  .trace_id = cfg->trace_id[c],
-					  .only = only};
+					  .only = only,
+					  .cc_threshold =
+					      cfg->cycle_counting ? cfg->cc_threshold : 0};
 
 		if (etm_port_init(&p->port[c], &pc, &p->im, reset_pc[c])) {
 			p->ncores = c;
@@ -105,13 +108,15 @@ static int to_frames(struct rec_port *p, int c, size_t min)
 }
 
 int rec_port_step(struct rec_port *p, int core, const struct isa_step *st, uint32_t next,
-		  uint32_t lr)
+		  uint32_t lr, uint64_t cycle)
 {
 	struct etm_port *e = &p->port[core];
 	int k = 0;
 
 	if (p->failed)
 		return error("%s", p->err);
+	etm_port_cycles(e, cycle - p->cycle[core]);
+	p->cycle[core] = cycle;
 	switch (st->ev) {
 	case ISA_EV_EXCEPTION: k = etm_port_exception(e, st->exc, next, lr); break;
 	case ISA_EV_INSN:

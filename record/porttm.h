@@ -22,7 +22,7 @@
 struct rec_port;
 
 /*
- * cfg: kind, framed, tpiu, sync_period, v8m and trace_id[] of the manifest's
+ * cfg: kind, framed, tpiu, sync_period, v8m, trace_id[] and the cycle counting of the manifest's
  * [port]; elf: the program (its load image classifies the instructions);
  * reset_pc: each core's PC at reset. NULL with an error (bad settings,
  * the ELF).
@@ -33,11 +33,13 @@ void rec_port_free(struct rec_port *p);
 
 /*
  * A step of core: st as the board reports it, next and lr the core's PC
- * and LR after it. The first error sticks: 0, or -1 with it (also at every
- * later call), naming the core and instruction.
+ * and LR after it, cycle the core's cycle count after it (the timing
+ * model's: what the ETMv4's cycle counting counts). The first error
+ * sticks: 0, or -1 with it (also at every later call), naming the core and
+ * instruction.
  */
 int rec_port_step(struct rec_port *p, int core, const struct isa_step *st, uint32_t next,
-		  uint32_t lr) MUST_CHECK;
+		  uint32_t lr, uint64_t cycle) MUST_CHECK;
 
 /*
  * The end of the run: flush the trace units, write the trace to f (named

@@ -205,7 +205,7 @@ static void on_step(void *ctx, int core, const struct isa_step *st, uint64_t cyc
 
 		/* an error sticks: the run stops after this step (rec_run) */
 		if (rec_port_step(r->port, core, st, isa_cpu_get(cpu, ISA_R_PC),
-				  isa_cpu_get(cpu, ISA_R_LR)))
+				  isa_cpu_get(cpu, ISA_R_LR), cycle))
 			r->port_failed = 1;
 	}
 	rec_cf_step(r->cf, core, st, cycle);

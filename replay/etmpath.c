@@ -556,7 +556,8 @@ struct rpl_etm *rpl_etm_open(const struct st_manifest *mf, const char *elf_path,
 		    .v3 = t.v3, .ctx = &t.c[c], .have_regs = mf->port.have_regs};
 		memcpy(src[c].regs, mf->port.regs, sizeof(src[c].regs));
 		src[c].c4 =
-		    (struct etm4_cfg){mf->port.trace_id[c], mf->port.sync_period, mf->port.v8m};
+		    (struct etm4_cfg){mf->port.trace_id[c], mf->port.sync_period, mf->port.v8m,
+				      mf->port.cycle_counting ? mf->port.cc_threshold : 0};
 		src[c].c3 = (struct etm3_cfg){mf->port.trace_id[c], mf->port.sync_period};
 	}
 	if (mf->port.kind == ST_PORT_MTB) {

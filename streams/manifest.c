@@ -111,7 +111,11 @@ static const struct mf_key port_keys[] = {
     {K("trace_ids", MF_IDS, port.trace_id)},
     {K("core_bytes", MF_BYTES, port.bytes)},
     {K("etm_regs", MF_REGS, port.regs)},
+    /* only with cycle counting on (the last PORT_CC_KEYS) */
+    {K("cycle_counting", MF_BOOL, port.cycle_counting)},
+    {K("cc_threshold", MF_UINT, port.cc_threshold)},
 };
+#define PORT_CC_KEYS 2
 
 const char *const *st_port_reg_names(enum st_port kind, int *n)
 {
@@ -261,7 +265,7 @@ static size_t layout(const struct st_manifest *m, struct mf_section *s)
 		section_add(s, &n, "cf", cf_port_keys, ARRAY_SIZE(cf_port_keys),
 			    ARRAY_SIZE(cf_port_keys), -1);
 		section_add(s, &n, "port", port_keys, ARRAY_SIZE(port_keys),
-			    ARRAY_SIZE(port_keys), -1);
+			    ARRAY_SIZE(port_keys) - (m->port.cycle_counting ? 0 : PORT_CC_KEYS), -1);
 	} else {
 		section_add(s, &n, "cf", cf_keys, ARRAY_SIZE(cf_keys),
 			    m->cf_on ? ARRAY_SIZE(cf_keys) : 1, -1);
@@ -848,6 +852,13 @@ static int check_section(const struct mf_reader *rd, const struct mf_section *s,
 		    (m->port.sync_period & (m->port.sync_period - 1)))
 			return error("%s: [port] sync_period = %u: not a power of 2 in 256..2^20",
 				     rd->name, m->port.sync_period);
+		if (s->nactive == s->nkeys &&
+		    (!m->port.cycle_counting || m->port.kind != ST_PORT_ETM4 ||
+		     m->port.cc_threshold < 1 || m->port.cc_threshold > 4095))
+			return error("%s: [port] cycle_counting = %d, cc_threshold = %u: cycle "
+				     "counting is an ETMv4's (etm4), with a threshold from 1 to 4095, "
+				     "and the keys are left out when it is off",
+				     rd->name, m->port.cycle_counting, m->port.cc_threshold);
 		if (m->port.tpiu && !m->port.framed)
 			return error("%s: [port] tpiu = 1: a TPIU sends formatter frames (framed = 0)",
 				     rd->name);
@@ -928,7 +939,9 @@ static int check_unknown(const struct mf_reader *rd, const struct mf_section *s,
 			continue;
 		if (find_key(&s[j], colon + 1, s[j].nkeys))
 			return bad(rd, sec, colon + 1, val,
-				   "unknown key (encoding = none has no other keys)");
+				   !strcmp(sec, "port")
+				       ? "only with cycle_counting = 1"
+				       : "unknown key (encoding = none has no other keys)");
 		return bad(rd, sec, colon + 1, val, "unknown key");
 	}
 	return 0;
@@ -1022,6 +1035,8 @@ static int read_manifest(const char *file, const char *name, struct st_manifest 
 	if (!(v = get(&rd, "lv", "encoding")) || parse_value(&rd, "lv", &lv_keys[0], -1, v, &m))
 		goto out;
 	m.has_truth = iniparser_find_entry(rd.d, "truth");
+	/* [port] cycle_counting is there only when on (then it must say 1) */
+	m.port.cycle_counting = iniparser_find_entry(rd.d, "port:cycle_counting");
 	n = layout(&m, s);
 	if (check_unknown(&rd, s, n, &m))
 		goto out;
@@ -1175,7 +1190,7 @@ int st_import_cfg_read(const char *path, struct st_import_cfg *out)
 					   "trace_ids",	 "sync_period", "arch",	   "cpu",
 					   "core_bytes", "trcidr0",    "trcidr1",  "trcidr2",
 					   "trcidr8",	 "trcconfigr", "etmidr",   "etmcr",
-					   "etmccer"};
+					   "etmccer",	 "cycle_counting", "cc_threshold"};
 	static const char *const r4[] = {"trcidr0", "trcidr1", "trcidr2", "trcidr8", "trcconfigr"};
 	static const char *const r3[] = {"etmidr", "etmcr", "etmccer"};
 	struct mf_reader rd = {path, NULL};
@@ -1305,6 +1320,26 @@ int st_import_cfg_read(const char *path, struct st_import_cfg *out)
 			c.regs_given |= 1u << i;
 			c.port.regs[i] = (uint32_t)n;
 		}
+	}
+	if ((v = iniparser_getstring(rd.d, "trace:cycle_counting", NULL))) {
+		if (parse_number(&rd, "trace", "cycle_counting", v, 0, 1, &n))
+			goto out;
+		if (n && c.port.kind != ST_PORT_ETM4) {
+			bad(&rd, "trace", "cycle_counting", v, "ETMv4 cycle counting, and the format "
+			    "is %s", st_port_name(c.port.kind));
+			goto out;
+		}
+		c.port.cycle_counting = (int)n;
+		c.port.cc_threshold = n ? 1 : 0;
+	}
+	if ((v = iniparser_getstring(rd.d, "trace:cc_threshold", NULL))) {
+		if (!c.port.cycle_counting) {
+			bad(&rd, "trace", "cc_threshold", v, "needs cycle_counting = 1");
+			goto out;
+		}
+		if (parse_number(&rd, "trace", "cc_threshold", v, 1, 4095, &n))
+			goto out;
+		c.port.cc_threshold = (unsigned)n;
 	}
 	if ((v = iniparser_getstring(rd.d, "trace:cpu", NULL)))
 		snprintf(c.cpu, sizeof(c.cpu), "%s", v);

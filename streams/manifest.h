@@ -49,6 +49,8 @@
  *   core_bytes = 1234,567       ; not framed: each core's bytes, one after the other
  *   etm_regs = model            ; or the probe's dump: idr0=0x..,idr1=..,idr2=..,idr8=..,
  *                               ; configr=.. (etm4), idr=..,cr=..,ccer=.. (etm3)
+ *   cycle_counting = 1          ; only when the ETMv4s counted cycles, then
+ *   cc_threshold = 1            ; with their threshold (1..4095)
  *   [lv]
  *   encoding = cfiat            ; nxlv | cfiat | mc2rt | cfiata | none
  *   timed = 1
@@ -104,6 +106,13 @@ struct st_port_cfg {
 	 */
 	int have_regs;
 	uint32_t regs[5];
+	/*
+	 * ETMv4 cycle counting (docs/ETM.md): on with the threshold
+	 * cc_threshold (1..4095); the keys cycle_counting and cc_threshold are
+	 * in [port] only when it is on
+	 */
+	int cycle_counting;
+	unsigned cc_threshold;
 };
 /* "etm4", "etm3", "mtb" */
 const char *st_port_name(enum st_port p);
@@ -181,6 +190,8 @@ int st_manifest_read(const char *path, struct st_manifest *m) MUST_CHECK;
  *   core_bytes = 10,20   ; raw streams of several cores: each core's bytes
  *   trcidr0, trcidr1, trcidr2, trcidr8, trcconfigr   ; optional (etm4): the
  *   etmidr, etmcr, etmccer                           ; probe's dump (etm3)
+ *   cycle_counting = 1   ; optional (etm4): the units counted cycles
+ *   cc_threshold = 1     ; optional, with cycle_counting = 1: their threshold
  *
  * Strict: an unknown section or key, a missing one, a bad value is an
  * error naming the file, the key and the value.

@@ -6,7 +6,7 @@
  * each decoded path with the truth, instruction by instruction (and
  * exception by exception where the format says which).
  *
- *   etmcheck REC [--sync BYTES] [--v7m | --v8m] [--raw DIR] [-q]
+ *   etmcheck REC [--sync BYTES] [--v7m | --v8m] [--cycles THRESHOLD] [--raw DIR] [-q]
  *
  * REC/truth.gz gives every core's retired instructions (and the PC after
  * each, hence branch outcomes and targets) and exception entries;
@@ -17,7 +17,14 @@
  * ETMv4 streams interleaved in one capture of CoreSight formatter frames
  * (etm/cstf), which is decoded and compared too. --v8m / --v7m pick the architecture
  * OpenCSD's ETMv4 decoder is told (the default follows the manifest's core
- * model: ARMv8-M for the M33, else ARMv7-M).
+ * model: ARMv8-M for the M33, else ARMv7-M). --cycles: the ETMv4s count
+ * cycles with that threshold (etm4_cfg.cc_threshold), fed each step's
+ * cycles from the truth, and every count OpenCSD reports must equal the
+ * truth's cycles from the point of the previous count (the start of the
+ * trace for the first) to the instruction or exception it follows. A
+ * recording made through an ETMv4 trace port ([port], raptor record
+ * --cf-enc etm4) has its own cf.bin decoded with the manifest's settings
+ * and compared the same way, cycle counts included.
  *
  * Per core and format it prints the instructions compared, the
  * mismatches, the bytes and bits per instruction. The instructions no
@@ -43,13 +50,17 @@
 #define EXC_DEPTH 64
 
 static const char usage[] =
-    "usage: etmcheck REC [--sync BYTES] [--v7m | --v8m] [--raw DIR] [-q]\n"
+    "usage: etmcheck REC [--sync BYTES] [--v7m | --v8m] [--cycles THRESHOLD] [--raw DIR] [-q]\n"
     "  encode REC's ground truth as each core's ETMv4, ETMv3.5 and MTB trace, decode\n"
     "  them (OpenCSD for the ETMs) and compare with the truth, instruction by instruction\n";
 
 struct cmp {
 	size_t got, got_insns, bad, bad_index;
 	uint64_t bad_want, bad_got;
+	/* cycle counts: checked, saturated, wrong (the first: after element cc_bad_at) */
+	uint64_t cc_last, cc_n, cc_sat, cc_bad, cc_sum;
+	size_t cc_bad_at;
+	uint64_t cc_bad_want, cc_bad_got;
 };
 
 struct core {
@@ -60,6 +71,8 @@ struct core {
 	size_t npcs, pcs_cap;
 	uint32_t excret[EXC_DEPTH]; /* EXC_RETURN values of active exceptions */
 	uint64_t *want;		    /* PCs and ETM_OCSD_EXC | number, in order */
+	uint64_t *wcyc;		    /* the core's cycle after each of them (truth) */
+	uint64_t cyc_now;	    /* the cycle after the record being fed */
 	size_t n, cap, covered;
 	uint64_t insns, faulted;
 	uint32_t cur_pc;	 /* the PC the core would execute next */
@@ -67,6 +80,7 @@ struct core {
 	int nexc;
 	/* decode side */
 	struct cmp e4, e4f, e3c, mt;
+	struct cmp rec;		 /* the recording's own ETMv4 trace (a trace port's cf.bin) */
 	size_t framed;		 /* bytes of the ETMv4 stream put in the frames */
 	size_t mtb_from, mtb_to; /* pcs[mtb_from..mtb_to) are in the MTB */
 };
@@ -75,13 +89,18 @@ static int push(struct core *c, uint64_t v)
 {
 	if (c->n == c->cap) {
 		size_t cap = c->cap ? 2 * c->cap : 1 << 16;
-		uint64_t *w = realloc(c->want, cap * sizeof(*w));
+		uint64_t *w = realloc(c->want, cap * sizeof(*w)), *y;
 
 		if (!w)
 			return error("etmcheck: out of memory at %zu instructions", c->n);
 		c->want = w;
+		y = realloc(c->wcyc, cap * sizeof(*y));
+		if (!y)
+			return error("etmcheck: out of memory at %zu instructions", c->n);
+		c->wcyc = y;
 		c->cap = cap;
 	}
+	c->wcyc[c->n] = c->cyc_now;
 	c->want[c->n++] = v;
 	return 0;
 }
@@ -113,9 +132,46 @@ static int mismatch(struct cmp *m, uint64_t want, uint64_t got)
 	return -1;
 }
 
+/*
+ * A cycle count OpenCSD reports after the m->got elements so far: the
+ * truth's cycles from the previous count's element (or the start) to the
+ * last of them. A count at the counter's maximum is a saturated one: the
+ * truth must have at least that many.
+ */
+static int check_cc(struct core *c, struct cmp *m, uint64_t v)
+{
+	uint64_t got = v & 0xffffffffull, at, want;
+
+	if (!m->got) {
+		m->cc_bad++;
+		m->cc_bad_at = 0;
+		m->cc_bad_want = 0;
+		m->cc_bad_got = got;
+		return -1;
+	}
+	at = c->wcyc[m->got - 1];
+	want = at - m->cc_last;
+	if (got == ETM4_CC_MAX && want >= got)
+		m->cc_sat++;
+	else if (got != want) {
+		if (!m->cc_bad++) {
+			m->cc_bad_at = m->got;
+			m->cc_bad_want = want;
+			m->cc_bad_got = got;
+		}
+		return -1;
+	}
+	m->cc_n++;
+	m->cc_sum += want;
+	m->cc_last = at;
+	return 0;
+}
+
 /* OpenCSD's next element v against core c's expectation, in the tally m. */
 static int check_next(struct core *c, struct cmp *m, uint64_t v)
 {
+	if (v & ETM_OCSD_CC)
+		return check_cc(c, m, v);
 	if (m->got >= c->covered || c->want[m->got] != v)
 		return mismatch(m, m->got < c->covered ? c->want[m->got] : ~0ull, v);
 	m->got++;
@@ -138,6 +194,122 @@ static int check_etm4f(void *ctx, uint64_t v)
 	struct core *c = ctx;
 
 	return check_next(c, &c->e4f, v);
+}
+
+static int report(const char *rec, int c, const char *what, const struct cmp *m);
+
+/* The recording's own ETMv4 trace. */
+static int check_rec(void *ctx, uint64_t v)
+{
+	struct core *c = ctx;
+
+	return check_next(c, &c->rec, v);
+}
+
+/* The whole of path into *data (malloc'd) and *len. 0 / -1. */
+static int read_whole(const char *path, uint8_t **data, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 1 << 16, n = 0, k;
+	uint8_t *d = malloc(cap), *g;
+
+	if (!f || !d) {
+		if (f)
+			fclose(f);
+		free(d);
+		return error("etmcheck: cannot read '%s': %m", path);
+	}
+	while ((k = fread(d + n, 1, cap - n, f)) > 0) {
+		n += k;
+		if (n == cap) {
+			if (!(g = realloc(d, 2 * cap))) {
+				fclose(f);
+				free(d);
+				return error("etmcheck: out of memory reading '%s'", path);
+			}
+			d = g;
+			cap *= 2;
+		}
+	}
+	if (ferror(f)) {
+		fclose(f);
+		free(d);
+		return error("etmcheck: cannot read '%s': %m", path);
+	}
+	fclose(f);
+	*data = d;
+	*len = n;
+	return 0;
+}
+
+/*
+ * A recording made through an ETMv4 trace port (raptor record --cf-enc
+ * etm4): its cf.bin decoded with the manifest's [port] settings, as the
+ * replay decodes it (raw streams or frames), and compared with the truth
+ * as etmcheck's own streams are, cycle counts included. 0 when it
+ * matches, 1 when not or it does not decode, -1 on an error of our own.
+ */
+static int check_recorded(const char *rec, const struct st_manifest *man, struct core *cores,
+			  const struct etm_ocsd_mem *mem, int quiet)
+{
+	struct etm_ocsd_src src[ST_TRUTH_MAX_CORES];
+	unsigned flags = man->port.cycle_counting ? ETM_OCSD_CYCLES : 0;
+	char path[4096];
+	uint8_t *data = NULL;
+	size_t len = 0, off = 0;
+	int bad = 0, dk = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", rec, man->cf_file);
+	if (read_whole(path, &data, &len))
+		return -1;
+	for (int c = 0; c < man->ncores; c++) {
+		src[c] = (struct etm_ocsd_src){.ctx = &cores[c], .have_regs = man->port.have_regs};
+		memcpy(src[c].regs, man->port.regs, sizeof(src[c].regs));
+		src[c].c4 = (struct etm4_cfg){
+		    .trace_id = man->port.trace_id[c],
+		    .sync_period = man->port.sync_period,
+		    .v8m = man->port.v8m,
+		    .cc_threshold = man->port.cycle_counting ? man->port.cc_threshold : 0};
+	}
+	if (man->port.framed) {
+		dk = etm_ocsd_decode_src(src, man->ncores, man->port.tpiu ? 2 : 1, flags, mem, data,
+					 len, check_rec);
+	} else {
+		for (int c = 0; c < man->ncores && !dk; c++) {
+			if (man->port.bytes[c] > len - off) {
+				free(data);
+				return error("etmcheck: %s: core_bytes past the end of the file",
+					     path);
+			}
+			dk = etm_ocsd_decode_src(&src[c], 1, 0, flags, mem, data + off,
+						 man->port.bytes[c], check_rec);
+			off += man->port.bytes[c];
+		}
+	}
+	free(data);
+	for (int c = 0; c < man->ncores; c++) {
+		struct core *co = &cores[c];
+
+		if (!co->rec.bad && !dk && co->rec.got != co->covered)
+			mismatch(&co->rec, co->want[co->rec.got], ~0ull);
+		bad |= report(rec, c, "the recording's ETMv4 (OpenCSD)", &co->rec);
+	}
+	bad |= dk != 0;
+	if (!quiet) {
+		printf("recorded: %s's ETMv4 trace (%s); instructions compared per core:", path,
+		       man->port.tpiu	  ? "TPIU frames"
+		       : man->port.framed ? "frames"
+					  : "raw");
+		for (int c = 0; c < man->ncores; c++)
+			printf(" %zu", cores[c].rec.got_insns);
+		if (man->port.cycle_counting) {
+			printf("; cycle counts equal to the truth's per core:");
+			for (int c = 0; c < man->ncores; c++)
+				printf(" %llu", (unsigned long long)cores[c].rec.cc_n);
+		}
+		printf("; %s\n", bad ? "MISMATCH" : "0 mismatches");
+	}
+	return bad;
 }
 
 /*
@@ -215,6 +387,9 @@ static int step(struct core *c, int ci, const struct st_truth_rec *r,
 		c->cur_pc = next;
 		return 0;
 	}
+	/* the step's cycles (a faulted one's too) count towards the next P0 element */
+	etm4_add_cycles(c->enc, r->cycle - c->cyc_now);
+	c->cyc_now = r->cycle;
 	if (r->type == ST_TRUTH_EXC) {
 		if (c->nexc == EXC_DEPTH)
 			return error("etmcheck: core %d: exceptions nested deeper than %d", ci,
@@ -293,8 +468,15 @@ static int report(const char *rec, int c, const char *what, const struct cmp *m)
 {
 	char w[64], g[64];
 
+	if (m->cc_bad)
+		fprintf(
+		    stderr,
+		    "etmcheck: %s: core %d: %s: %llu wrong cycle counts, the first after element "
+		    "%zu: the truth has %llu cycles, the decode gives %llu\n",
+		    rec, c, what, (unsigned long long)m->cc_bad, m->cc_bad_at,
+		    (unsigned long long)m->cc_bad_want, (unsigned long long)m->cc_bad_got);
 	if (!m->bad)
-		return 0;
+		return m->cc_bad != 0;
 	show(w, sizeof(w), m->bad_want);
 	show(g, sizeof(g), m->bad_got);
 	fprintf(stderr,
@@ -307,7 +489,7 @@ static int report(const char *rec, int c, const char *what, const struct cmp *m)
 int main(int argc, char **argv)
 {
 	const char *rec = NULL, *raw = NULL;
-	uint64_t sync = 4096;
+	uint64_t sync = 4096, cct = 0;
 	int quiet = 0, arch = -1, k, ncores, bad = 0, ret = 1, have_img = 0;
 	char path[4096];
 	struct st_manifest man;
@@ -316,13 +498,20 @@ int main(int argc, char **argv)
 	static struct core cores[ST_TRUTH_MAX_CORES];
 	static struct etm_image img;
 	const struct etm_ocsd_mem *mem = &img.mem;
-	uint64_t tot_bytes = 0, tot_insns = 0, tot_mtb = 0, tot_e3 = 0, tot_frames = 0;
+	uint64_t tot_cc = 0, tot_bytes = 0, tot_insns = 0, tot_mtb = 0, tot_e3 = 0, tot_frames = 0;
 	struct cstf *frames = NULL;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--sync") && i + 1 < argc) {
 			if (parse_u64(argv[++i], &sync)) {
 				fprintf(stderr, "etmcheck: --sync %s is not a number\n", argv[i]);
+				return 2;
+			}
+		} else if (!strcmp(argv[i], "--cycles") && i + 1 < argc) {
+			if (parse_u64(argv[++i], &cct) || cct < 1 || cct > 4095) {
+				fprintf(stderr,
+					"etmcheck: --cycles %s is not a threshold from 1 to 4095\n",
+					argv[i]);
 				return 2;
 			}
 		} else if (!strcmp(argv[i], "--raw") && i + 1 < argc)
@@ -365,7 +554,8 @@ int main(int argc, char **argv)
 	if (!frames)
 		goto out;
 	for (int c = 0; c < ncores; c++) {
-		struct etm4_cfg cfg = {.trace_id = 0x10 + c, .sync_period = sync, .v8m = arch};
+		struct etm4_cfg cfg = {
+		    .trace_id = 0x10 + c, .sync_period = sync, .v8m = arch, .cc_threshold = cct};
 
 		cores[c].enc = etm4_new(&cfg);
 		struct etm3_cfg cfg3 = {.trace_id = 0x10 + c, .sync_period = sync};
@@ -389,7 +579,8 @@ int main(int argc, char **argv)
 
 	for (int c = 0; c < ncores; c++) {
 		struct core *co = &cores[c];
-		struct etm4_cfg cfg = {.trace_id = 0x10 + c, .sync_period = sync, .v8m = arch};
+		struct etm4_cfg cfg = {
+		    .trace_id = 0x10 + c, .sync_period = sync, .v8m = arch, .cc_threshold = cct};
 		struct etm4_stats st;
 		struct mtb_stats ms;
 		const uint8_t *data, *mdata;
@@ -423,6 +614,13 @@ int main(int argc, char **argv)
 			    co->insns ? 8.0 * len / co->insns : 0.0, (unsigned long long)st.atoms,
 			    (unsigned long long)st.addresses, (unsigned long long)st.exceptions,
 			    (unsigned long long)st.syncs);
+		if (!quiet && cct)
+			printf("core %d etm4 cycles: %llu counts (%llu packets) equal the truth's "
+			       "cycles, %llu saturated, %llu wrong; %llu cycles counted\n",
+			       c, (unsigned long long)co->e4.cc_n, (unsigned long long)st.counts,
+			       (unsigned long long)co->e4.cc_sat, (unsigned long long)co->e4.cc_bad,
+			       (unsigned long long)co->e4.cc_sum);
+		tot_cc += co->e4.cc_n;
 
 		struct etm3_cfg cfg3 = {.trace_id = 0x10 + c, .sync_period = sync};
 		struct etm4_stats st3;
@@ -483,8 +681,10 @@ int main(int argc, char **argv)
 		int dk;
 
 		for (int c = 0; c < ncores; c++) {
-			cfgs[c] = (struct etm4_cfg){
-			    .trace_id = 0x10 + c, .sync_period = sync, .v8m = arch};
+			cfgs[c] = (struct etm4_cfg){.trace_id = 0x10 + c,
+						    .sync_period = sync,
+						    .v8m = arch,
+						    .cc_threshold = cct};
 			ctxs[c] = &cores[c];
 		}
 		fd = cstf_data(frames, &flen);
@@ -507,9 +707,21 @@ int main(int argc, char **argv)
 			       tot_insns ? 8.0 * flen / tot_insns : 0.0);
 			for (int c = 0; c < ncores; c++)
 				printf(" %zu", cores[c].e4f.got_insns);
+			if (cct) {
+				printf("; cycle counts equal to the truth's per core:");
+				for (int c = 0; c < ncores; c++)
+					printf(" %llu", (unsigned long long)cores[c].e4f.cc_n);
+			}
 			printf("\n");
 		}
 		tot_frames = flen;
+	}
+	if (man.port.kind == ST_PORT_ETM4 && man.cf_on) {
+		int k2 = check_recorded(rec, &man, cores, mem, quiet);
+
+		if (k2 < 0)
+			goto out;
+		bad |= k2;
 	}
 	printf("etmcheck: %s: %d cores, %llu instructions; ETMv4 (%s) %llu bytes, %.4f "
 	       "bits/instruction; ETMv3 %llu bytes, %.4f bits/instruction; MTB %llu bytes, %.4f "
@@ -519,6 +731,11 @@ int main(int argc, char **argv)
 	       (unsigned long long)tot_e3, tot_insns ? 8.0 * tot_e3 / tot_insns : 0.0,
 	       (unsigned long long)tot_mtb, tot_insns ? 8.0 * tot_mtb / tot_insns : 0.0,
 	       (unsigned long long)tot_frames, bad ? "MISMATCH" : "0 mismatches");
+	if (cct)
+		printf(
+		    "etmcheck: %s: ETMv4 cycle counting, threshold %llu: %llu cycle counts equal "
+		    "the truth's\n",
+		    rec, (unsigned long long)cct, (unsigned long long)tot_cc);
 	ret = bad;
 out:
 	if (tr)
@@ -528,6 +745,7 @@ out:
 		etm3_free(cores[c].e3);
 		mtb_free(cores[c].mtb);
 		free(cores[c].want);
+		free(cores[c].wcyc);
 		free(cores[c].pcs);
 	}
 	cstf_free(frames);

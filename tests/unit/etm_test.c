@@ -339,6 +339,109 @@ static void test_periodic_sync(void)
 	etm4_free(e);
 }
 
+/*
+ * Cycle counting, threshold 3: test_sequence's program with each step's
+ * cycles; a Cycle Count packet after every P0 element at which 3 or more
+ * cycles were counted (F3 for counts 3..6, F1 beyond), Trace Info with
+ * the INFO and CYCT sections; OpenCSD reports the counts where they were
+ * written, and a threshold over 127 takes two CYCT bytes.
+ */
+static void test_cycles(void)
+{
+	struct etm4_cfg cfg = {.trace_id = 0x14, .sync_period = 4096, .cc_threshold = 3};
+	struct etm4 *e = etm4_new(&cfg);
+	struct etm4_insn seq[] = {
+	    I(0x100, 0x102, 0), I(0x102, 0x200, 0), I(0x200, 0x104, 0),
+	    I(0x104, 0x106, 0), I(0x106, 0x108, 0),
+	};
+	static const unsigned cost[] = {1, 2, 1, 5, 1};
+	struct etm4_insn after[] = {I(0x300, 0x108, ETM4_EXC_RETURN), I(0x108, 0x108, 0)};
+	static const unsigned cost_after[] = {2, 200};
+	struct etm4_regs r;
+	struct got g = {.n = 0};
+	const uint8_t *data;
+	size_t n;
+	int ok = 1;
+
+	if (!tap_ok(e != NULL, "etm4_new with cycle counting"))
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(seq); i++) {
+		etm4_add_cycles(e, cost[i]);
+		ok &= !etm4_insn(e, &seq[i]);
+	}
+	etm4_add_cycles(e, 12);
+	ok &= !etm4_exception(e, 15, 0x108, 0x300);
+	for (size_t i = 0; i < ARRAY_SIZE(after); i++) {
+		etm4_add_cycles(e, cost_after[i]);
+		ok &= !etm4_insn(e, &after[i]);
+	}
+	ok &= !etm4_flush(e);
+	tap_ok(ok, "encode with cycles");
+	static const uint8_t want[] = {
+	    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80, /* A-sync */
+	    0x01, 0x09, 0x01, 0x03,		   /* Trace Info: INFO (CC enabled), CYCT 3 */
+	    0x04,				   /* Trace On */
+	    0x83, 0x00, 0x01, 0x00, 0x00, 0x00,	   /* address 0x100 with context */
+	    0xf7, 0x10,				   /* E (b 0x200); count 3 + 0 (F3) */
+	    0xf7, 0x96, 0x02,			   /* E (bx lr): 1 cycle, no count; 0x104 */
+	    0xf6, 0x13,				   /* N (bne): count 5 + 1 = 3 + 3 (F3) */
+	    0x06, 0x1f, 0x96, 0x04, 0x96, 0x80, 0x03, /* exception 15, 0x108, 0x300 */
+	    0x0e, 0x0a,				   /* count 1 + 12 = 3 + 10 (F1) */
+	    0xf7, 0x07, 0x91,			   /* E (exception return): 2, no count */
+	    0xf7, 0x0e, 0xc7, 0x01,		   /* E (b .); count 2 + 200 = 3 + 199 (F1) */
+	};
+	data = etm4_data(e, &n);
+	bytes_are(data, n, want, sizeof(want), "Trace Info's sections, Cycle Count F3 and F1");
+	etm4_regs(&cfg, &r);
+	tap_ok(r.idr0 == 0x20000081 && r.idr2 == 0x10000004 && r.configr == 0x10,
+	       "TRCIDR0 0x%08x (TRCCCI, COMMOPT), TRCIDR2 0x%08x (CCSIZE 20 bits), TRCCONFIGR "
+	       "0x%08x (CCI)",
+	       r.idr0, r.idr2, r.configr);
+
+	static const uint64_t path[] = {
+	    0x100, 0x102, ETM_OCSD_CC | 3, 0x200, 0x104, ETM_OCSD_CC | 6, 0x106,
+	    ETM_OCSD_EXC | 15, ETM_OCSD_CC | 13, 0x300, 0x108, ETM_OCSD_CC | 202};
+	int dk = etm_ocsd_decode(&cfg, &image, data, n, collect, &g);
+
+	tap_ok(!dk && g.n == (int)ARRAY_SIZE(path) && !memcmp(g.v, path, sizeof(path)),
+	       "OpenCSD reports the counts 3, 6, 13, 202 after their P0 elements (%d of %zu "
+	       "elements)", g.n, ARRAY_SIZE(path));
+	for (int i = 0; i < g.n && i < 16; i++)
+		if (i >= (int)ARRAY_SIZE(path) || g.v[i] != path[i])
+			tap_diag("element %d: 0x%llx", i, (unsigned long long)g.v[i]);
+	etm4_free(e);
+
+	cfg.cc_threshold = 200;
+	e = etm4_new(&cfg);
+	ok = e && !etm4_insn(e, &seq[0]);
+	data = e ? etm4_data(e, &n) : NULL;
+	tap_ok(ok && n > 17 && !memcmp(data + 12, "\x01\x09\x01\xc8\x01\x04", 6),
+	       "threshold 200: CYCT in two bytes");
+	etm4_free(e);
+	cfg.cc_threshold = 4096;
+	tap_ok(etm4_new(&cfg) == NULL, "threshold 4096 refused");
+
+	/* a count past the 20-bit counter saturates at 2^20 - 1: F1, three bytes */
+	cfg.cc_threshold = 1;
+	e = etm4_new(&cfg);
+	ok = e != NULL;
+	if (ok) {
+		etm4_add_cycles(e, 1);
+		ok &= !etm4_insn(e, &seq[0]);
+		etm4_add_cycles(e, 5000000);
+		ok &= !etm4_insn(e, &seq[1]) && !etm4_flush(e);
+		data = etm4_data(e, &n);
+	}
+	/* 0xffffe = 0xfffff - 1: 7e | ff | 3f with the "more" bits */
+	tap_ok(ok && n >= 5 && !memcmp(data + n - 5, "\xf7\x0e\xfe\xff\x3f", 5),
+	       "5000001 cycles: a saturated count, 0e fe ff 3f");
+	g.n = 0;
+	ok = ok && !etm_ocsd_decode(&cfg, &image, data, n, collect, &g) && g.n == 3;
+	tap_ok(ok && g.v[2] == (ETM_OCSD_CC | ETM4_CC_MAX), "OpenCSD reads it as 0x%llx",
+	       ok ? (unsigned long long)(g.v[2] & ~ETM_OCSD_CC) : 0ull);
+	etm4_free(e);
+}
+
 /* ETMv3: the same program as test_sequence, packets by hand (IHI 0014). */
 static void test_etm3(void)
 {
@@ -590,6 +693,7 @@ int main(void)
 	test_sequence();
 	test_formats();
 	test_periodic_sync();
+	test_cycles();
 	test_etm3();
 	test_mtb();
 	test_cstf();
