@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -28,7 +29,7 @@ void heap_hugepages_init(void)
 #ifdef HEAP_ASAN
 	return;
 #else
-	if (on || getenv("RAPTOR_NO_HUGEPAGES"))
+	if (on || !getenv("RAPTOR_HUGEPAGES") || !strcmp(getenv("RAPTOR_HUGEPAGES"), "0"))
 		return;
 	/* checkpoint states (hundreds of KiB) from the heap, not a mapping each */
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);

@@ -1,5 +1,6 @@
 /*
- * heap: transparent huge pages for the malloc heap of a replay.
+ * heap: transparent huge pages for the malloc heap of a replay (opt-in),
+ * and the resident size and trimming the replay's budget uses.
  *
  * A replay lays a checkpoint down every few ten thousand instructions:
  * a few hundred KiB of caches, predictors and registers (330 KiB at 8
@@ -13,8 +14,15 @@
  * mapping each) and the heap grow in large steps; heap_hugepages_grow,
  * called at each checkpoint, asks for huge pages over what the heap has
  * grown by since. Neither changes what a program allocates or may free.
- * Nothing happens under AddressSanitizer (its own allocator), or when
- * the environment sets RAPTOR_NO_HUGEPAGES (for comparisons).
+ *
+ * Off unless the environment sets RAPTOR_HUGEPAGES=1, and always under
+ * AddressSanitizer (its own allocator). Since the checkpoint states are
+ * compressed in place (replay/ckstore.c), huge pages no longer pay: an
+ * 8-core 10^8-instruction replay took 7.2-7.6 s of CPU without them and
+ * 8.0 s with them (more system time), and the kernel's khugepaged fills
+ * the 2 MiB regions the allocator has handed back, so a 10^9-instruction
+ * `raptor index` peaked at 577 MiB resident against 496 MiB without,
+ * over its 512 MiB budget.
  */
 #ifndef RAPTOR_HEAP_H
 #define RAPTOR_HEAP_H
