@@ -524,6 +524,16 @@ static int check_ids(struct tr *t, const uint8_t *data, size_t len)
 	return 0;
 }
 
+/* Core c's bytes of a capture kept a core after another, from byte base: inside its len? 0 / -1. */
+static int core_bytes_fit(const struct st_manifest *mf, int c, uint64_t base, size_t len,
+			  const char *file)
+{
+	if (mf->port.bytes[c] <= len - base)
+		return 0;
+	return error("%s: core %d's %llu bytes from byte %llu are past the end of the file "
+		     "(%zu bytes)", file, c, U(mf->port.bytes[c]), U(base), len);
+}
+
 struct rpl_etm *rpl_etm_open(const struct st_manifest *mf, const char *elf_path,
 			     const uint8_t *data, size_t len, const char *file)
 {
@@ -563,13 +573,8 @@ struct rpl_etm *rpl_etm_open(const struct st_manifest *mf, const char *elf_path,
 	if (mf->port.kind == ST_PORT_MTB) {
 		for (int c = 0; c < mf->ncores; c++) {
 			t.c[c].base = base;
-			if (mf->port.bytes[c] > len - base) {
-				error("%s: core %d's %llu bytes from byte %llu are past the end of "
-				      "the "
-				      "file (%zu bytes)",
-				      file, c, U(mf->port.bytes[c]), U(base), len);
+			if (core_bytes_fit(mf, c, base, len, file))
 				goto out;
-			}
 			if (mtb_core(&t.c[c], data + base, mf->port.bytes[c]))
 				goto out;
 			base += mf->port.bytes[c];
@@ -594,13 +599,8 @@ struct rpl_etm *rpl_etm_open(const struct st_manifest *mf, const char *elf_path,
 	} else {
 		for (int c = 0; c < mf->ncores; c++) {
 			t.c[c].base = base;
-			if (mf->port.bytes[c] > len - base) {
-				error("%s: core %d's %llu bytes from byte %llu are past the end of "
-				      "the "
-				      "file (%zu bytes)",
-				      file, c, U(mf->port.bytes[c]), U(base), len);
+			if (core_bytes_fit(mf, c, base, len, file))
 				goto out;
-			}
 			if (mf->port.bytes[c] &&
 			    etm_ocsd_decode_src(&src[c], 1, 0, ETM_OCSD_MARKS, &im.mem, data + base,
 						mf->port.bytes[c], on_elem)) {
