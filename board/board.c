@@ -30,7 +30,10 @@ struct board {
 	int loaded;
 	struct board_observer obs;
 	int have_obs;
+	uint64_t plain[BOARD_MAX_CORES]; /* plain steps not yet given to obs.on_plain */
 	FILE *trace;
+	char line[(18 + ISA_NFPREGS) * 9]; /* the trace line of the step under way */
+	size_t line_len;
 	uint32_t uart_ctrl;
 	int exit_status;
 	volatile sig_atomic_t interrupted;
@@ -343,8 +346,22 @@ const struct isa_elf *board_elf(const struct board *b)
 	return &b->elf;
 }
 
+void board_observe_flush(struct board *b)
+{
+	if (!b->have_obs || !b->obs.on_plain)
+		return;
+	for (int i = 0; i < b->cfg.ncores; i++)
+		if (b->plain[i]) {
+			uint64_t n = b->plain[i];
+
+			b->plain[i] = 0;
+			b->obs.on_plain(b->obs.ctx, i, n);
+		}
+}
+
 void board_observe(struct board *b, const struct board_observer *obs)
 {
+	board_observe_flush(b);
 	b->have_obs = obs != NULL;
 	if (obs)
 		b->obs = *obs;
@@ -387,6 +404,9 @@ void board_interrupt(struct board *b)
 
 /* ---- scheduler ------------------------------------------------------------ */
 
+/* board_run's instructions between two looks at board_interrupt */
+#define RUN_SLICE 4096
+
 static char *hex8(char *p, uint32_t v)
 {
 	static const char d[] = "0123456789abcdef";
@@ -418,31 +438,54 @@ static size_t format_regs(struct isa_cpu *cpu, char *buf)
 	return p - buf;
 }
 
-int board_step(struct board *b, int *status)
+/* A core's counted plain steps to the observer, before its next callback. */
+static inline void flush_plain(struct board *b, int i)
+{
+	if (b->plain[i]) {
+		uint64_t n = b->plain[i];
+
+		b->plain[i] = 0;
+		b->obs.on_plain(b->obs.ctx, i, n);
+	}
+}
+
+/* The trace-regs line of the step about to run, into b->line (out of line: the common case has none). */
+static __attribute__((noinline)) void trace_line(struct board *b, struct isa_cpu *cpu)
+{
+	b->line_len = format_regs(cpu, b->line);
+}
+
+/*
+ * board_step's body, inlined into board_step and board_steps. obs: 0 no
+ * on_step, 1 on_step for every step, 2 on_plain counts the plain steps.
+ */
+static inline __attribute__((always_inline)) int step(struct board *b, int *status, int obs)
 {
 	struct isa_step st;
 	struct isa_cpu *cpu;
-	char line[(18 + ISA_NFPREGS) * 9];
-	size_t len = 0;
-	int i = board_sched_pick(&b->sched), obs = b->have_obs && b->obs.on_step, k;
+	int i = board_sched_pick(&b->sched), k;
 	uint32_t pc;
 
 	cpu = b->cpu[i];
-	if (b->trace)
-		len = format_regs(cpu, line);
-	k = isa_cpu_step_plain_inline(cpu, &pc, obs ? &st : NULL);
+	if (__builtin_expect(b->trace != NULL, 0))
+		trace_line(b, cpu);
+	k = isa_cpu_step_plain_inline(cpu, &pc, obs == 1 ? &st : NULL);
 	if (k < 0)
 		return -1;
 	if (k) {
 		/* a plain instruction (the block engine) */
 		board_sched_retire_plain(&b->sched, i);
 		b->insns++;
-		if (b->trace)
-			fwrite(line, 1, len, b->trace);
-		if (obs)
+		if (__builtin_expect(b->trace != NULL, 0))
+			fwrite(b->line, 1, b->line_len, b->trace);
+		if (obs == 1)
 			b->obs.on_step(b->obs.ctx, i, &st, b->sched.cycles[i]);
+		else if (obs == 2)
+			b->plain[i]++;
 		goto counted;
 	}
+	if (obs == 2)
+		flush_plain(b, i);
 	if (isa_cpu_sleeping(cpu))
 		return board_sched_sleep(&b->sched, i, b->insns);
 	board_sched_begin(&b->sched);
@@ -450,8 +493,8 @@ int board_step(struct board *b, int *status)
 		return -1;
 	if (st.ev == ISA_EV_INSN || st.ev == ISA_EV_STOP) {
 		b->insns++;
-		if (b->trace)
-			fwrite(line, 1, len, b->trace);
+		if (__builtin_expect(b->trace != NULL, 0))
+			fwrite(b->line, 1, b->line_len, b->trace);
 	}
 	board_sched_retire(&b->sched, i, &st);
 	if (obs)
@@ -468,13 +511,52 @@ counted:
 	return 0;
 }
 
+/* 0, 1 or 2 as step() takes it. */
+static int obs_mode(const struct board *b)
+{
+	if (!b->have_obs || !b->obs.on_step)
+		return 0;
+	return b->obs.on_plain ? 2 : 1;
+}
+
+int board_step(struct board *b, int *status)
+{
+	switch (obs_mode(b)) {
+	case 0: return step(b, status, 0);
+	case 1: return step(b, status, 1);
+	default: return step(b, status, 2);
+	}
+}
+
+/* board_steps' loop for one observer mode. */
+static inline __attribute__((always_inline)) int steps(struct board *b, uint64_t until,
+						      int *status, int obs)
+{
+	int k;
+
+	do
+		k = step(b, status, obs);
+	while (!k && b->insns < until);
+	return k;
+}
+
+int board_steps(struct board *b, uint64_t until, int *status)
+{
+	switch (obs_mode(b)) {
+	case 0: return steps(b, until, status, 0);
+	case 1: return steps(b, until, status, 1);
+	default: return steps(b, until, status, 2);
+	}
+}
+
 int board_run(struct board *b, int *status)
 {
 	int r;
 
 	if (!b->loaded)
 		return error("board: no program loaded");
-	while (!(r = board_step(b, status)))
+	/* in slices, so that board_interrupt is seen within a few milliseconds */
+	while (!(r = board_steps(b, b->insns + RUN_SLICE, status)))
 		if (b->interrupted)
 			return error("board: interrupted after %llu instructions",
 				     (unsigned long long)b->insns);

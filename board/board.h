@@ -101,6 +101,17 @@ struct board_observer {
 	void (*on_access)(void *ctx, int core, const struct board_access *a);
 	/* Every step of core, with the core's cycle count after it. */
 	void (*on_step)(void *ctx, int core, const struct isa_step *st, uint64_t cycle);
+	/*
+	 * Optional. When set, the plain steps (isa_cpu_step_plain: an executed
+	 * or skipped instruction with no data access, no control flow and no
+	 * exception) are not given to on_step one by one but counted per core,
+	 * and on_plain(ctx, core, n) reports the n counted since the last report
+	 * (n >= 1): before any other callback of that core, at
+	 * board_observe_flush, and when the observer is replaced or detached.
+	 * Between two of a core's reports its plain steps' order against the
+	 * other cores' steps is not told.
+	 */
+	void (*on_plain)(void *ctx, int core, uint64_t n);
 };
 
 struct board;
@@ -113,8 +124,11 @@ void board_free(struct board *b);
 int board_load(struct board *b, const char *elf_path) MUST_CHECK;
 const struct isa_elf *board_elf(const struct board *b);
 
-/* Attach an observer (at most one; NULL detaches). */
+/* Attach an observer (at most one; NULL detaches). The previous one's plain steps are reported first. */
 void board_observe(struct board *b, const struct board_observer *obs);
+
+/* Report every core's counted plain steps to the observer's on_plain (if any) now. */
+void board_observe_flush(struct board *b);
 
 /*
  * Trace-regs output: before each executed instruction, one line
@@ -131,6 +145,15 @@ int board_run(struct board *b, int *status) MUST_CHECK;
 
 /* Execute one scheduler step. 1: the program exited (*status set), 0: go on, -1: error. */
 int board_step(struct board *b, int *status) MUST_CHECK;
+
+/*
+ * Execute steps, as board_step one after the other, until the board has
+ * executed `until` instructions in all (board_insns; at least one step is
+ * done), the program exits (1, *status set) or an error (-1); 0 otherwise.
+ * It does not look at board_interrupt: a caller that must stop promptly
+ * keeps until - board_insns small.
+ */
+int board_steps(struct board *b, uint64_t until, int *status) MUST_CHECK;
 
 /* Ask a running board_run to stop at the next step (signal-safe). */
 void board_interrupt(struct board *b);

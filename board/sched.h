@@ -148,7 +148,8 @@ static inline unsigned board_sched_jitter(struct board_sched *s)
  * board_sched_retire for a plain instruction (isa_cpu_step_plain): no
  * branch, no data access, so 1 cycle plus the jitter. Returns its cost.
  */
-static inline uint64_t board_sched_retire_plain(struct board_sched *s, int core)
+static inline __attribute__((always_inline)) uint64_t board_sched_retire_plain(struct board_sched *s,
+									   int core)
 {
 	uint64_t cost = 1 + board_sched_jitter(s);
 

@@ -266,6 +266,15 @@ void rec_cf_step(struct rec_cf *cf, int core, const struct isa_step *st, uint64_
 	}
 }
 
+void rec_cf_plain(struct rec_cf *cf, int core, uint64_t n)
+{
+	struct core_state *cs = &cf->core[core];
+
+	cf->stats[core].insns += n;
+	cs->icnt += n;
+	cs->sl += n;
+}
+
 int rec_cf_flush(struct rec_cf *cf)
 {
 	if (cf->out_index >= 0 &&

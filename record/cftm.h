@@ -85,6 +85,13 @@ void rec_cf_set_output(struct rec_cf *cf, enum st_cf_enc enc, int timed, FILE *o
 void rec_cf_step(struct rec_cf *cf, int core, const struct isa_step *st, uint64_t cycle);
 
 /*
+ * n plain steps of core (board_observer.on_plain): the same as n calls of
+ * rec_cf_step with executed or skipped instructions that are not control
+ * flow, exception returns or faults.
+ */
+void rec_cf_plain(struct rec_cf *cf, int core, uint64_t n);
+
+/*
  * End of the run: every core's end message (with its cycle count now),
  * pad the output stream to a byte and flush it. 0, or -1 on a write error.
  * *bits gets the exact length of the output stream.

@@ -21,6 +21,7 @@
 
 #define PROGRESS_EVERY (1u << 20) /* instructions between progress lines */
 #define SNAPSHOT_EVERY (1u << 20) /* instructions between snapshots (see snapshot()) */
+#define STEP_SLICE (1u << 16)	  /* instructions between two looks at Ctrl-C */
 
 /* What a recording directory may hold: ours, and what a killed recorder leaves. */
 static const char *const rec_files[] = {
@@ -213,6 +214,15 @@ static void on_step(void *ctx, int core, const struct isa_step *st, uint64_t cyc
 		rec_lv_step(r->lv, core, cycle);
 	if (r->truth)
 		truth_step(r, core, st, cycle);
+}
+
+/* n plain steps of core (only without the truth and a trace port: see rec_run). */
+static void on_plain(void *ctx, int core, uint64_t n)
+{
+	struct rec *r = ctx;
+
+	r->last_core = core;
+	rec_cf_plain(r->cf, core, n);
 }
 
 /* Make dir, or check that it may be (re)used: 0 / -1. */
@@ -649,7 +659,7 @@ static FILE *create(const char *path)
 int rec_run(const struct rec_options *o, int *status)
 {
 	struct rec r = { .o = o };
-	struct board_observer obs = { &r, on_access, on_step };
+	struct board_observer obs = { &r, on_access, on_step, NULL };
 	struct board_config bc = o->board;
 	struct rec_cf_config cfc;
 	struct rec_lv_config lvc;
@@ -742,13 +752,35 @@ int rec_run(const struct rec_options *o, int *status)
 	if (snapshot(&r))
 		goto out;
 
+	/*
+	 * The truth and the trace ports see every instruction; the cf and lv
+	 * encoders need nothing of a plain one but its count, so without those
+	 * the board counts them (the lv encoder has nothing pending after a
+	 * step: a plain one accesses no data).
+	 */
+	if (!r.truth && !r.port)
+		obs.on_plain = on_plain;
 	board_observe(r.b, &obs);
 	interrupted = 0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	run = 1;
 	for (;;) {
-		uint64_t n;
-		int s = board_step(r.b, &st);
+		uint64_t n = board_insns(r.b), until;
+		int s;
+
+		/*
+		 * Steps up to the next thing to do (a snapshot, a progress line, the
+		 * limit), at most STEP_SLICE instructions for the Ctrl-C; one step at
+		 * a time with a trace port, whose error stops the run after its step.
+		 */
+		until = n + STEP_SLICE;
+		if (until > next_snapshot)
+			until = next_snapshot;
+		if (o->progress && until > next_progress)
+			until = next_progress;
+		if (o->board.max_insns && until > o->board.max_insns)
+			until = o->board.max_insns;
+		s = r.port ? board_step(r.b, &st) : board_steps(r.b, until, &st);
 
 		if (s > 0) {
 			exited = 1;
@@ -771,6 +803,7 @@ int rec_run(const struct rec_options *o, int *status)
 		}
 		if (n >= next_snapshot) {
 			next_snapshot += SNAPSHOT_EVERY;
+			board_observe_flush(r.b);
 			if (snapshot(&r)) {
 				io_error = 1;
 				break;
