@@ -64,7 +64,9 @@ static const char record_usage[] =
 	"                       for an M33, else v7m)\n"
 	"  --port-cycles[=N]    etm4: cycle counting on, the cycle count threshold N\n"
 	"                       (TRCCCCTLR, 1..4095; default 1, the least allowed):\n"
-	"                       Cycle Count packets with the timing model's cycles\n"
+	"                       Cycle Count packets with the timing model's cycles;\n"
+	"                       etm3: cycle-accurate mode (ETMCR bit 12, no N): every\n"
+	"                       cycle a W atom in the P-headers\n"
 	"  --lv-enc ENC         load-value stream: cfiat, cfiata (CFiat with adaptive\n"
 	"                       chunk sizes), mc2rt, nxlv or none (default cfiat)\n"
 	"  --timed              time-stamped messages (diffCC / dCC; the default)\n"
@@ -136,7 +138,7 @@ int cmd_record(int argc, char **argv)
 	struct rec_options o;
 	const char *cpu = NULL;
 	uint64_t v;
-	int opt, model, force_cpu = 0, status = 0, ret, lv_set = 0, arch = -1, ids = 0;
+	int opt, model, force_cpu = 0, status = 0, ret, lv_set = 0, arch = -1, ids = 0, cc_n = 0;
 
 	rec_options_init(&o);
 	optind = 1;
@@ -211,6 +213,7 @@ int cmd_record(int argc, char **argv)
 			break;
 		case O_PCYC:
 			v = 1;
+			cc_n = optarg != NULL;
 			if (optarg && (parse_u64(optarg, &v) || v < 1 || v > 4095))
 				return error("--port-cycles: '%s' is not a threshold from 1 to 4095",
 					     optarg), 2;
@@ -288,9 +291,15 @@ int cmd_record(int argc, char **argv)
 		if (o.port.framed && o.port.kind == ST_PORT_MTB)
 			return error("--port-%s: an MTB is read from SRAM, not through the "
 				     "formatter", o.port.tpiu ? "tpiu" : "framed"), 2;
-		if (o.port.cycle_counting && o.port.kind != ST_PORT_ETM4)
-			return error("--port-cycles: cycle counting is the ETMv4's (--cf-enc etm4); "
-				     "ETMv3.5 cycle-accurate mode and the MTB are not modelled"), 2;
+		if (o.port.cycle_counting && o.port.kind == ST_PORT_MTB)
+			return error("--port-cycles: cycle counting is the ETMs' (--cf-enc etm4 or "
+				     "etm3); an MTB has none"), 2;
+		if (cc_n && o.port.kind == ST_PORT_ETM3)
+			return error("--port-cycles=%u: ETMv3.5 cycle-accurate mode traces every "
+				     "cycle, there is no threshold (--port-cycles alone)",
+				     o.port.cc_threshold), 2;
+		if (o.port.kind == ST_PORT_ETM3)
+			o.port.cc_threshold = 0;
 		o.lv_on = 0;
 		o.port.v8m = arch >= 0 ? arch : model == ISA_CORTEX_M33;
 	} else if (o.port.framed || ids || arch >= 0 || o.port.sync_period != 4096 ||

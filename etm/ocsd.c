@@ -23,6 +23,8 @@ struct dec {
 	uint8_t traced[128];	 /* MARKS: the source delivered an instruction */
 	void *ctx[128];	     /* fn's context per trace ID; NULL: no such source */
 	uint64_t elems[128]; /* elements per trace ID */
+	uint64_t cc_pend[128]; /* ETMv3: W atoms of P-headers with no atom, for the next one */
+	int v3;		       /* ETMv3 sources */
 	int failed;	     /* fn stopped us, or an element we cannot accept */
 	char msg[256];	     /* OpenCSD's last logged message */
 };
@@ -109,11 +111,20 @@ static ocsd_datapath_resp_t elem_cb(const void *p, const ocsd_trc_index_t idx, c
 		d->lost[id] = 0;
 		d->traced[id] = 1;
 		bad = range(d, id, el);
-		if (!bad && el->has_cc && (d->flags & ETM_OCSD_CYCLES))
-			bad = d->fn(d->ctx[id], ETM_OCSD_CC | el->cycle_count);
+		if (!bad && el->has_cc && (d->flags & ETM_OCSD_CYCLES)) {
+			bad = d->fn(d->ctx[id], ETM_OCSD_CC | (el->cycle_count + d->cc_pend[id]));
+			d->cc_pend[id] = 0;
+		}
 		break;
 	case OCSD_GEN_TRC_ELEM_CYCLE_COUNT:
-		if (d->flags & ETM_OCSD_CYCLES)
+		/*
+		 * ETMv4: the cycles up to the P0 element before. ETMv3: W atoms
+		 * alone (a format 3 P-header with no E), the cycles before the
+		 * next atom, whose range carries the rest of them
+		 */
+		if (d->v3)
+			d->cc_pend[id] += el->cycle_count;
+		else if (d->flags & ETM_OCSD_CYCLES)
 			bad = d->fn(d->ctx[id], ETM_OCSD_CC | el->cycle_count);
 		break;
 	case OCSD_GEN_TRC_ELEM_EXCEPTION:
@@ -203,6 +214,7 @@ static struct etm_ocsd *open_tree(const char *name, const void *ocfg, size_t cfg
 	d->mem = mem;
 	d->fn = fn;
 	d->flags = flags;
+	d->v3 = !strcmp(name, OCSD_BUILTIN_DCD_ETMV3);
 	o->trace_id = id[0];
 	o->n = n;
 	o->resp = OCSD_RESP_CONT;
@@ -354,21 +366,28 @@ int etm_ocsd_decode(const struct etm4_cfg *cfg, const struct etm_ocsd_mem *mem, 
 		      cfg->cc_threshold ? ETM_OCSD_CYCLES : 0, mem, data, len, fn, &ctx);
 }
 
+static void etmv3_cfg(const struct etm3_cfg *cfg, ocsd_etmv3_cfg *oc)
+{
+	struct etm3_regs r;
+
+	etm3_regs(cfg, &r);
+	memset(oc, 0, sizeof(*oc));
+	oc->reg_idr = r.idr;
+	oc->reg_ctrl = r.ctrl;
+	oc->reg_ccer = r.ccer;
+	oc->reg_trc_id = r.traceidr;
+	oc->arch_ver = ARCH_V7;
+	oc->core_prof = profile_CortexM;
+}
+
 int etm_ocsd_decode3(const struct etm3_cfg *cfg, const struct etm_ocsd_mem *mem,
 		     const uint8_t *data, size_t len, etm_ocsd_fn fn, void *ctx)
 {
-	struct etm3_regs r;
-	ocsd_etmv3_cfg oc = {0};
+	ocsd_etmv3_cfg oc;
 
-	etm3_regs(cfg, &r);
-	oc.reg_idr = r.idr;
-	oc.reg_ctrl = r.ctrl;
-	oc.reg_ccer = r.ccer;
-	oc.reg_trc_id = r.traceidr;
-	oc.arch_ver = ARCH_V7;
-	oc.core_prof = profile_CortexM;
-	return decode(OCSD_BUILTIN_DCD_ETMV3, &oc, sizeof(oc), &cfg->trace_id, 1, 0, 0, mem, data,
-		      len, fn, &ctx);
+	etmv3_cfg(cfg, &oc);
+	return decode(OCSD_BUILTIN_DCD_ETMV3, &oc, sizeof(oc), &cfg->trace_id, 1, 0,
+		      cfg->cycle_accurate ? ETM_OCSD_CYCLES : 0, mem, data, len, fn, &ctx);
 }
 
 int etm_ocsd_decode_frames(const struct etm4_cfg *cfg, int n, const struct etm_ocsd_mem *mem,
@@ -388,20 +407,6 @@ int etm_ocsd_decode_frames(const struct etm4_cfg *cfg, int n, const struct etm_o
 	}
 	return decode(OCSD_BUILTIN_DCD_ETMV4I, oc, sizeof(oc[0]), id, n, 1,
 		      cfg[0].cc_threshold ? ETM_OCSD_CYCLES : 0, mem, data, len, fn, ctx);
-}
-
-static void etmv3_cfg(const struct etm3_cfg *cfg, ocsd_etmv3_cfg *oc)
-{
-	struct etm3_regs r;
-
-	etm3_regs(cfg, &r);
-	memset(oc, 0, sizeof(*oc));
-	oc->reg_idr = r.idr;
-	oc->reg_ctrl = r.ctrl;
-	oc->reg_ccer = r.ccer;
-	oc->reg_trc_id = r.traceidr;
-	oc->arch_ver = ARCH_V7;
-	oc->core_prof = profile_CortexM;
 }
 
 struct etm_ocsd *etm_ocsd_open(const struct etm_ocsd_src *src, int n, int framed,

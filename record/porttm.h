@@ -34,7 +34,8 @@ void rec_port_free(struct rec_port *p);
 /*
  * A step of core: st as the board reports it, next and lr the core's PC
  * and LR after it, cycle the core's cycle count after it (the timing
- * model's: what the ETMv4's cycle counting counts). The first error
+ * model's: what the ETMv4's cycle counting and the ETMv3's cycle-accurate
+ * mode count). The first error
  * sticks: 0, or -1 with it (also at every later call), naming the core and
  * instruction.
  */

@@ -568,7 +568,8 @@ struct rpl_etm *rpl_etm_open(const struct st_manifest *mf, const char *elf_path,
 		src[c].c4 =
 		    (struct etm4_cfg){mf->port.trace_id[c], mf->port.sync_period, mf->port.v8m,
 				      mf->port.cycle_counting ? mf->port.cc_threshold : 0};
-		src[c].c3 = (struct etm3_cfg){mf->port.trace_id[c], mf->port.sync_period};
+		src[c].c3 = (struct etm3_cfg){mf->port.trace_id[c], mf->port.sync_period,
+					      mf->port.cycle_counting};
 	}
 	if (mf->port.kind == ST_PORT_MTB) {
 		for (int c = 0; c < mf->ncores; c++) {
