@@ -25,6 +25,18 @@ struct dec {
 	uint64_t elems[128]; /* elements per trace ID */
 	uint64_t cc_pend[128]; /* ETMv3: W atoms of P-headers with no atom, for the next one */
 	int v3;		       /* ETMv3 sources */
+	/*
+	 * ETMv3: the source is cycle accurate (ETMCR bit 12 in what OpenCSD
+	 * was given); owed: it is, and a non-periodic I-sync at byte owed_at
+	 * came with no cycle count, which a Cycle count packet must give
+	 * before the next one (packet_mon)
+	 */
+	uint8_t ca[128], owed[128];
+	uint64_t owed_at[128];
+	struct mon {
+		struct dec *d;
+		uint8_t id;
+	} mon[128];
 	int failed;	     /* fn stopped us, or an element we cannot accept */
 	char msg[256];	     /* OpenCSD's last logged message */
 };
@@ -87,11 +99,84 @@ static int range(struct dec *d, unsigned id, const ocsd_generic_trace_elem *el)
 	return 0;
 }
 
+/*
+ * OpenCSD's ETMv3 packets, as its packet processor reads them: the cycle
+ * information a cycle-accurate unit writes, and no other does (IHI 0014,
+ * "Cycle count packet": a count for every non-periodic I-sync), tells a
+ * capture read in the wrong mode, before its misread P-headers make a
+ * path. Not cycle accurate: an I-sync with cycle count or a Cycle count
+ * packet is refused. Cycle accurate: a non-periodic I-sync without a count
+ * owes a Cycle count packet before the next non-periodic I-sync (unless
+ * that one restarts after an overflow) or the end of the trace.
+ */
+static void packet_mon(const void *p, const ocsd_datapath_op_t op, const ocsd_trc_index_t idx,
+		       const void *pkt_in, const uint32_t size, const uint8_t *data)
+{
+	const struct mon *m = p;
+	struct dec *d = m->d;
+	const ocsd_etmv3_pkt *pkt = pkt_in;
+	unsigned id = m->id;
+
+	if (op != OCSD_OP_DATA || d->failed)
+		return;
+	switch (pkt->type) {
+	case ETM3_PKT_I_SYNC_CYCLE:
+	case ETM3_PKT_CYCLE_COUNT:
+		if (!d->ca[id]) {
+			error("etm ocsd: trace ID 0x%x: byte %llu: %s, which an ETMv3 writes in "
+			      "cycle-accurate mode alone, and the unit is said not to be (ETMCR "
+			      "bit 12 clear: cycle_counting = 1 missing?)",
+			      id, (unsigned long long)idx,
+			      pkt->type == ETM3_PKT_CYCLE_COUNT ? "a Cycle count packet"
+								: "an I-sync with cycle count");
+			d->failed = 1;
+			return;
+		}
+		d->owed[id] = 0;
+		break;
+	case ETM3_PKT_I_SYNC:
+		if (!d->ca[id] || pkt->isync_info.reason == iSync_Periodic)
+			break;
+		if (d->owed[id] && pkt->isync_info.reason != iSync_TraceRestartAfterOverflow) {
+			error("etm ocsd: trace ID 0x%x: the I-sync at byte %llu has no cycle count "
+			      "and no Cycle count packet came before the next at byte %llu, which a "
+			      "cycle-accurate ETMv3 must give: was the unit cycle accurate "
+			      "(cycle_counting = 1, ETMCR bit 12)?",
+			      id, (unsigned long long)d->owed_at[id], (unsigned long long)idx);
+			d->owed[id] = 0; /* said */
+			d->failed = 1;
+			return;
+		}
+		d->owed[id] = 1;
+		d->owed_at[id] = idx;
+		break;
+	default: break;
+	}
+}
+
+/* Why a decode may have failed, for its message: a cycle count owed (packet_mon), or "". */
+static const char *owed_hint(const struct dec *d, char *buf, size_t n)
+{
+	for (int id = 0; id < 128; id++)
+		if (d->owed[id]) {
+			snprintf(buf, n,
+				 "; trace ID 0x%x's I-sync at byte %llu had no cycle count, and no "
+				 "Cycle count packet came after it, which a cycle-accurate ETMv3 "
+				 "gives: was the unit really cycle accurate (cycle_counting = 1)?",
+				 id, (unsigned long long)d->owed_at[id]);
+			return buf;
+		}
+	return "";
+}
+
 static ocsd_datapath_resp_t elem_cb(const void *p, const ocsd_trc_index_t idx, const uint8_t id,
 				    const ocsd_generic_trace_elem *el)
 {
 	struct dec *d = (struct dec *)p;
 	int bad = 0;
+
+	if (d->failed)
+		return OCSD_RESP_FATAL_INVALID_DATA;
 
 	if (id >= 128 || !d->ctx[id]) {
 		error("etm ocsd: an element for trace ID 0x%x, which no source has, at byte %llu",
@@ -255,6 +340,16 @@ static struct etm_ocsd *open_tree(const char *name, const void *ocfg, size_t cfg
 			      id[i], name, d->msg);
 			goto fail;
 		}
+		if (!d->v3)
+			continue;
+		d->ca[id[i]] = !!(((const ocsd_etmv3_cfg *)ocfg)[i].reg_ctrl & ETM3_CR_CYCLE_ACC);
+		d->mon[id[i]] = (struct mon){d, id[i]};
+		if (ocsd_dt_attach_packet_callback(o->t, csid, OCSD_C_API_CB_PKT_MON, packet_mon,
+						   &d->mon[id[i]]) != OCSD_OK) {
+			error("etm ocsd: trace ID 0x%x: cannot watch OpenCSD's ETMv3 packets",
+			      id[i]);
+			goto fail;
+		}
 	}
 	if (ocsd_dt_set_gen_elem_outfn(o->t, elem_cb, d) != OCSD_OK ||
 	    ocsd_dt_add_callback_mem_acc(o->t, 0, 0xffffffffull, OCSD_MEM_SPACE_ANY, mem_read,
@@ -272,6 +367,7 @@ fail:
 int etm_ocsd_feed(struct etm_ocsd *o, const uint8_t *data, size_t len)
 {
 	size_t done = 0;
+	char hint[256];
 
 	if (o->d.failed || OCSD_DATA_RESP_IS_FATAL(o->resp) || o->ended)
 		return error("etm ocsd: trace ID 0x%x: the decode stopped before byte %zu", o->trace_id,
@@ -290,12 +386,14 @@ int etm_ocsd_feed(struct etm_ocsd *o, const uint8_t *data, size_t len)
 	}
 	o->done += done;
 	if (o->d.failed)
-		return error("etm ocsd: trace ID 0x%x%s: decode stopped at byte %zu", o->trace_id,
-			     o->n > 1 ? " and the others" : "", o->done);
+		return error("etm ocsd: trace ID 0x%x%s: decode stopped at byte %zu%s", o->trace_id,
+			     o->n > 1 ? " and the others" : "", o->done,
+			     owed_hint(&o->d, hint, sizeof(hint)));
 	if (OCSD_DATA_RESP_IS_FATAL(o->resp) || done < len)
-		return error("etm ocsd: trace ID 0x%x: OpenCSD fails at byte %zu (response %d): %s",
+		return error("etm ocsd: trace ID 0x%x: OpenCSD fails at byte %zu (response %d): %s%s",
 			     o->trace_id, o->done, (int)o->resp,
-			     o->d.msg[0] ? o->d.msg : "no message");
+			     o->d.msg[0] ? o->d.msg : "no message",
+			     owed_hint(&o->d, hint, sizeof(hint)));
 	return 0;
 }
 
@@ -313,6 +411,14 @@ int etm_ocsd_end(struct etm_ocsd *o)
 		return error("etm ocsd: trace ID 0x%x: OpenCSD fails at the end of the trace (byte "
 			     "%zu, response %d): %s", o->trace_id, o->done, (int)o->resp,
 			     o->d.msg[0] ? o->d.msg : "no message");
+	for (int id = 0; id < 128; id++)
+		if (o->d.owed[id])
+			return error("etm ocsd: trace ID 0x%x: the I-sync at byte %llu has no cycle "
+				     "count and no Cycle count packet came before the end of the "
+				     "trace (byte %zu), which a cycle-accurate ETMv3 gives unless "
+				     "the capture was cut right after it: was the unit cycle "
+				     "accurate (cycle_counting = 1, ETMCR bit 12)?",
+				     id, (unsigned long long)o->d.owed_at[id], o->done);
 	return 0;
 }
 

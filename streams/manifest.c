@@ -20,6 +20,8 @@
 
 #include "isa/model.h"
 
+#define ETMCR_CYCLE_ACC (1u << 12) /* ETMv3 cycle-accurate tracing */
+
 /*
  * One table drives both directions: every key of every section, what kind
  * of value it holds and where in struct st_manifest it goes. The writer
@@ -1345,6 +1347,16 @@ int st_import_cfg_read(const char *path, struct st_import_cfg *out)
 		}
 		c.port.cycle_counting = (int)n;
 		c.port.cc_threshold = n && c.port.kind == ST_PORT_ETM4 ? 1 : 0;
+	}
+	/* an ETMv3 dump's ETMCR says the mode too (bit 12, etm/etm3.h's
+	   ETM3_CR_CYCLE_ACC): the two must agree */
+	if (c.port.kind == ST_PORT_ETM3 && (c.regs_given & 2) &&
+	    iniparser_getstring(rd.d, "trace:cycle_counting", NULL) &&
+	    !(c.port.regs[1] & ETMCR_CYCLE_ACC) != !c.port.cycle_counting) {
+		bad(&rd, "trace", "etmcr", iniparser_getstring(rd.d, "trace:etmcr", ""),
+		    "bit 12 (cycle accurate) %s, and cycle_counting = %d says otherwise",
+		    c.port.regs[1] & ETMCR_CYCLE_ACC ? "set" : "clear", c.port.cycle_counting);
+		goto out;
 	}
 	if ((v = iniparser_getstring(rd.d, "trace:cc_threshold", NULL))) {
 		if (!c.port.cycle_counting || c.port.kind != ST_PORT_ETM4) {
