@@ -54,8 +54,10 @@ static const char record_usage[] =
 	"  --port-framed        all cores' ETM streams in one capture of CoreSight\n"
 	"                       formatter frames, a trace ID per core (as an ETB/ETR\n"
 	"                       stores them); default: each core's raw stream\n"
-	"  --port-tpiu          the frames as a TPIU sends them: an FSYNC (ff ff ff 7f)\n"
-	"                       before every 16th frame (implies --port-framed)\n"
+	"  --port-tpiu[=hsync]  the frames as a TPIU sends them: an FSYNC (ff ff ff 7f)\n"
+	"                       before every 16th frame (implies --port-framed);\n"
+	"                       =hsync: and an HSYNC (ff 7f) where the port idled\n"
+	"                       between the funnel's bursts, as on a 16-bit port\n"
 	"  --trace-ids LIST     the cores' trace IDs, comma-separated, 0x01..0x6f\n"
 	"                       (default 0x10, 0x11, ...)\n"
 	"  --port-sync BYTES    the ETMs' synchronisation period, a power of 2 from\n"
@@ -123,7 +125,7 @@ int cmd_record(int argc, char **argv)
 		{ "chunks", required_argument, NULL, O_CHUNKS },
 		{ "all-encodings", no_argument, NULL, O_ALL },
 		{ "port-framed", no_argument, NULL, O_FRAMED },
-		{ "port-tpiu", no_argument, NULL, O_TPIU },
+		{ "port-tpiu", optional_argument, NULL, O_TPIU },
 		{ "trace-ids", required_argument, NULL, O_IDS },
 		{ "port-sync", required_argument, NULL, O_PSYNC },
 		{ "port-arch", required_argument, NULL, O_PARCH },
@@ -199,7 +201,11 @@ int cmd_record(int argc, char **argv)
 			o.port.framed = 1;
 			break;
 		case O_TPIU:
+			if (optarg && strcmp(optarg, "hsync"))
+				return error("--port-tpiu=%s: only hsync (HSYNCs where the port "
+					     "idles)", optarg), 2;
 			o.port.framed = o.port.tpiu = 1;
+			o.port.hsync = optarg != NULL;
 			break;
 		case O_IDS:
 			if (st_port_parse_ids(optarg, o.port.trace_id, BOARD_MAX_CORES, &ids))

@@ -303,8 +303,9 @@ static struct etm_ocsd *open_tree(const char *name, const void *ocfg, size_t cfg
 	o->trace_id = id[0];
 	o->n = n;
 	o->resp = OCSD_RESP_CONT;
+	/* a TPIU's: FSYNCs between frames, HSYNCs (an idle port) at any halfword */
 	o->t = ocsd_create_dcd_tree(framed ? OCSD_TRC_SRC_FRAME_FORMATTED : OCSD_TRC_SRC_SINGLE,
-				    framed == 2 ? OCSD_DFRMTR_HAS_FSYNCS
+				    framed == 2 ? OCSD_DFRMTR_HAS_FSYNCS | OCSD_DFRMTR_HAS_HSYNCS
 				    : framed    ? OCSD_DFRMTR_FRAME_MEM_ALIGN
 						: 0);
 	if (o->t == C_API_INVALID_TREE_HANDLE) {
@@ -587,16 +588,36 @@ int etm_ocsd_decode_src(const struct etm_ocsd_src *src, int n, int framed, unsig
 			etm_ocsd_fn fn)
 {
 	struct etm_ocsd *o;
+	uint8_t *copy = NULL;
 	int ret;
 
 	if (framed == 1 && len % 16)
 		return error("etm ocsd: a capture of %zu bytes is no whole number of 16-byte frames",
 			     len);
-	if (framed == 2)
-		len -= len % 4; /* a TPIU's: 4-byte aligned, the part frame at the end left out */
-	if (!(o = etm_ocsd_open(src, n, framed, flags, mem, fn)))
+	if (framed == 2) {
+		/*
+		 * a TPIU's, given to OpenCSD 4 bytes at a time (the part frame at
+		 * the end left out): a last halfword is made whole with an HSYNC
+		 * (the port idled), and as after HSYNCs a frame starts at any
+		 * halfword, where OpenCSD looks for an FSYNC with a 4-byte read, up
+		 * to 2 bytes past the end, a copy with room for it
+		 */
+		len -= len % 2;
+		if (!(copy = calloc(1, len + 6)))
+			return error("etm ocsd: out of memory for a %zu-byte capture", len);
+		memcpy(copy, data, len);
+		if (len % 4) {
+			copy[len++] = 0xff;
+			copy[len++] = 0x7f;
+		}
+		data = copy;
+	}
+	if (!(o = etm_ocsd_open(src, n, framed, flags, mem, fn))) {
+		free(copy);
 		return -1;
+	}
 	ret = etm_ocsd_feed(o, data, len) || etm_ocsd_end(o) ? -1 : 0;
 	etm_ocsd_close(o);
+	free(copy);
 	return ret;
 }

@@ -80,6 +80,8 @@ struct rec_port *rec_port_new(const struct st_port_cfg *cfg, int ncores, const c
 	}
 	if (p->frames && cfg->tpiu)
 		cstf_set_fsync(p->frames, TPIU_FSYNC_PERIOD);
+	if (p->frames && cfg->tpiu && cfg->hsync)
+		cstf_set_hsync(p->frames, 1);
 	return p;
 }
 

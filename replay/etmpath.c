@@ -592,7 +592,7 @@ struct rpl_etm *rpl_etm_open(const struct st_manifest *mf, const char *elf_path,
 		for (int c = 0; c < mf->ncores; c++)
 			t.c[c].base = o;
 		if (etm_ocsd_decode_src(src, mf->ncores, mf->port.tpiu ? 2 : 1, ETM_OCSD_MARKS,
-					&im.mem, data + o, (len - o) & ~(size_t)3, on_elem)) {
+					&im.mem, data + o, len - o, on_elem)) {
 			error("%s: the capture of %d cores' frames cannot be decoded (above)", file,
 			      mf->ncores);
 			goto out;

@@ -95,6 +95,12 @@ struct st_port_cfg {
 	enum st_port kind;
 	int framed;	      /* one capture of CoreSight formatter frames */
 	int tpiu;	      /* ... as a TPIU sends them: FSYNCs between frames */
+	/*
+	 * raptor record --port-tpiu=hsync alone, not in the manifest: the TPIU
+	 * fills the port's idle spells with HSYNCs (readers take them in any
+	 * TPIU capture)
+	 */
+	int hsync;
 	unsigned sync_period; /* bytes, a power of 2, 256..2^20 */
 	int v8m;
 	uint8_t trace_id[ST_CF_MAX_CORES];

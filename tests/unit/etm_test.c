@@ -3,6 +3,7 @@
  * against bytes worked out by hand from the ETMv4 specification (IHI 0064,
  * chapter 6), and round trips of tiny programs through OpenCSD.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "etm/cstf.h"
@@ -583,6 +584,54 @@ static void test_etm3_cycles(void)
 	etm3_free(e);
 }
 
+/*
+ * A TPIU's HSYNCs: the same bursts through a formatter with and without
+ * them; cstf_scan finds the same bytes of each source in both, and in a
+ * copy with an HSYNC inside a frame (OpenCSD's deformatter takes one at
+ * any halfword).
+ */
+static void test_cstf_hsync(void)
+{
+	struct cstf *a = cstf_new(), *b = cstf_new();
+	uint8_t d[40], *mid;
+	uint64_t ba[128], fa[128], bb[128], fb[128], bm[128], fm[128];
+	const uint8_t *da, *db;
+	size_t la, lb, h;
+	int ok = a && b;
+
+	for (size_t i = 0; i < sizeof(d); i++)
+		d[i] = (uint8_t)(i * 37 + 1);
+	cstf_set_fsync(a, 16);
+	cstf_set_fsync(b, 16);
+	cstf_set_hsync(b, 1);
+	for (int k = 0; ok && k < 20; k++)
+		ok = !cstf_put(a, 0x10 + k % 3, d, 17 + k) && !cstf_put(b, 0x10 + k % 3, d, 17 + k);
+	ok = ok && !cstf_finish(a) && !cstf_finish(b);
+	da = cstf_data(a, &la);
+	db = cstf_data(b, &lb);
+	h = (lb - la) / 2;
+	tap_ok(ok && lb % 4 == 0 && lb > la && h >= 20,
+	       "cstf hsync: %zu HSYNCs, at most one a burst, the capture whole words (%zu bytes, "
+	       "%zu without)",
+	       h, lb, la);
+	ok = !cstf_scan(da, la, 1, ba, fa) && !cstf_scan(db, lb, 1, bb, fb) &&
+	     !memcmp(ba, bb, sizeof(ba));
+	mid = malloc(lb + 2);
+	if (mid) { /* FSYNC, HSYNC, then an HSYNC after the first frame's 6th byte */
+		memcpy(mid, db, 12);
+		mid[12] = 0xff;
+		mid[13] = 0x7f;
+		memcpy(mid + 14, db + 12, lb - 12);
+	}
+	ok = ok && mid && !cstf_scan(mid, lb + 2, 1, bm, fm) && !memcmp(ba, bm, sizeof(ba));
+	tap_ok(ok, "cstf hsync: the sources' bytes found alike with and without HSYNCs, one inside "
+		   "a frame too (trace ID 0x10: %llu bytes)",
+	       (unsigned long long)ba[0x10]);
+	free(mid);
+	cstf_free(a);
+	cstf_free(b);
+}
+
 /* CoreSight formatter frames by hand (IHI 0029), then two ETMv4 streams in one capture. */
 static void test_cstf(void)
 {
@@ -780,5 +829,6 @@ int main(void)
 	test_etm3_cycles();
 	test_mtb();
 	test_cstf();
+	test_cstf_hsync();
 	return tap_done();
 }
