@@ -18,7 +18,7 @@
 struct feed {
 	struct rpl *rp;
 	struct etm_port port[AN_MAX_CORES];
-	struct etm_port cc[AN_MAX_CORES]; /* the ETMv4 alone, counting cycles */
+	struct etm_port cc[AN_MAX_CORES]; /* the ETMs alone, counting cycles */
 	uint64_t cycle[AN_MAX_CORES];	  /* each core's cycle after its last step */
 	size_t framed[AN_MAX_CORES];	  /* bytes of each ETMv4 stream in the frames */
 	struct cstf *frames;
@@ -27,15 +27,20 @@ struct feed {
 
 const char *an_port_name(enum an_port p)
 {
-	static const char *const n[AN_NPORTS] = {"etm4", "etm3", "mtb", "etm4.cstf", "etm4.cc"};
+	static const char *const n[AN_NPORTS] = {"etm4",      "etm3",	 "mtb",
+						 "etm4.cstf", "etm4.cc", "etm3.cc"};
 
 	return n[p];
 }
 
 const char *an_port_label(enum an_port p)
 {
-	static const char *const n[AN_NPORTS] = {
-	    "ETMv4", "ETMv3.5", "MTB", "ETMv4 in CoreSight frames", "ETMv4 with cycle counting"};
+	static const char *const n[AN_NPORTS] = {"ETMv4",
+						 "ETMv3.5",
+						 "MTB",
+						 "ETMv4 in CoreSight frames",
+						 "ETMv4 with cycle counting",
+						 "ETMv3.5 cycle accurate"};
 
 	return n[p];
 }
@@ -128,6 +133,8 @@ static int collect(struct feed *f, struct an_ports *pt, const char *raw)
 			return -1;
 		etm4_data(f->cc[c].e4, &len);
 		pt->core_bits[c][AN_PORT_ETM4CC] = 8 * (uint64_t)len;
+		etm3_data(f->cc[c].e3, &len);
+		pt->core_bits[c][AN_PORT_ETM3CC] = 8 * (uint64_t)len;
 		for (int k = 0; k < AN_NPORTS; k++)
 			if (k != AN_PORT_FRAMES)
 				pt->bits[k] += pt->core_bits[c][k];
@@ -177,8 +184,9 @@ int an_ports_measure(struct an_ports *pt, const char *dir, unsigned sync, const 
 		struct etm_port_cfg ccfg = {.core = c,
 					    .sync_period = sync,
 					    .v8m = pt->v8m,
-					    .only = ETM_PORT_ETM4,
-					    .cc_threshold = 1};
+					    .only = ETM_PORT_ETM4 | ETM_PORT_ETM3,
+					    .cc_threshold = 1,
+					    .cycle_accurate = 1};
 		uint32_t pc = isa_cpu_get(rpl_cpu(f.rp, c), ISA_R_PC);
 
 		if (etm_port_init(&f.port[c], &cfg, &im, pc) ||

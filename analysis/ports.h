@@ -25,9 +25,19 @@
 /*
  * AN_PORT_ETM4CC: a second ETMv4 per core with cycle counting on at the
  * least threshold (1), fed each step's cycles from the replay: the cost of
- * the counts beside AN_PORT_ETM4's stream without them.
+ * the counts beside AN_PORT_ETM4's stream without them. AN_PORT_ETM3CC:
+ * the same for a second ETMv3.5 in cycle-accurate mode, beside
+ * AN_PORT_ETM3.
  */
-enum an_port { AN_PORT_ETM4, AN_PORT_ETM3, AN_PORT_MTB, AN_PORT_FRAMES, AN_PORT_ETM4CC, AN_NPORTS };
+enum an_port {
+	AN_PORT_ETM4,
+	AN_PORT_ETM3,
+	AN_PORT_MTB,
+	AN_PORT_FRAMES,
+	AN_PORT_ETM4CC,
+	AN_PORT_ETM3CC,
+	AN_NPORTS
+};
 
 #define AN_PORTS_SYNC 4096 /* the ETMs' default sync period, etmcheck's */
 
@@ -41,9 +51,12 @@ struct an_ports {
 	uint64_t mtb_packets, core_mtb_packets[AN_MAX_CORES];
 };
 
-/* "etm4", "etm3", "mtb", "etm4.cstf", "etm4.cc" (CSV and JSON names). */
+/* "etm4", "etm3", "mtb", "etm4.cstf", "etm4.cc", "etm3.cc" (CSV and JSON names). */
 const char *an_port_name(enum an_port p);
-/* "ETMv4", "ETMv3.5", "MTB", "ETMv4 in CoreSight frames", "ETMv4 with cycle counting". */
+/*
+ * "ETMv4", "ETMv3.5", "MTB", "ETMv4 in CoreSight frames", "ETMv4 with cycle
+ * counting", "ETMv3.5 cycle accurate".
+ */
 const char *an_port_label(enum an_port p);
 
 /*

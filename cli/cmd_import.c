@@ -39,8 +39,9 @@ static const char import_usage[] =
     "  cpu = m3             ; optional: the core model, default from the ELF\n"
     "  core_bytes = 10,20   ; raw streams or buffers of several cores: each\n"
     "                       ; one's bytes\n"
-    "  cycle_counting = 1   ; optional (etm4): the units counted cycles\n"
-    "  cc_threshold = 1     ; optional, with it: their threshold (default 1)\n"
+    "  cycle_counting = 1   ; optional: the units counted cycles (etm4), or\n"
+    "                       ; traced cycle-accurate (etm3, ETMCR bit 12)\n"
+    "  cc_threshold = 1     ; optional, etm4 with it: their threshold (default 1)\n"
     "\n"
     "The units must have traced instructions alone, as docs/ETM.md describes\n"
     "(cycle counts aside: no timestamps, branch broadcast, return stack or data\n"
@@ -129,7 +130,7 @@ static int write_rec(const char *dir, const char *elf, const char *capture,
 			model_regs[3] = r4.idr8;
 			model_regs[4] = r4.configr;
 		} else {
-			struct etm3_cfg c3 = {0x10, cfg->port.sync_period};
+			struct etm3_cfg c3 = {0x10, cfg->port.sync_period, cfg->port.cycle_counting};
 			struct etm3_regs r3;
 
 			etm3_regs(&c3, &r3);

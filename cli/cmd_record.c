@@ -54,8 +54,10 @@ static const char record_usage[] =
 	"  --port-framed        all cores' ETM streams in one capture of CoreSight\n"
 	"                       formatter frames, a trace ID per core (as an ETB/ETR\n"
 	"                       stores them); default: each core's raw stream\n"
-	"  --port-tpiu          the frames as a TPIU sends them: an FSYNC (ff ff ff 7f)\n"
-	"                       before every 16th frame (implies --port-framed)\n"
+	"  --port-tpiu[=hsync]  the frames as a TPIU sends them: an FSYNC (ff ff ff 7f)\n"
+	"                       before every 16th frame (implies --port-framed);\n"
+	"                       =hsync: and an HSYNC (ff 7f) where the port idled\n"
+	"                       between the funnel's bursts, as on a 16-bit port\n"
 	"  --trace-ids LIST     the cores' trace IDs, comma-separated, 0x01..0x6f\n"
 	"                       (default 0x10, 0x11, ...)\n"
 	"  --port-sync BYTES    the ETMs' synchronisation period, a power of 2 from\n"
@@ -64,7 +66,9 @@ static const char record_usage[] =
 	"                       for an M33, else v7m)\n"
 	"  --port-cycles[=N]    etm4: cycle counting on, the cycle count threshold N\n"
 	"                       (TRCCCCTLR, 1..4095; default 1, the least allowed):\n"
-	"                       Cycle Count packets with the timing model's cycles\n"
+	"                       Cycle Count packets with the timing model's cycles;\n"
+	"                       etm3: cycle-accurate mode (ETMCR bit 12, no N): every\n"
+	"                       cycle a W atom in the P-headers\n"
 	"  --lv-enc ENC         load-value stream: cfiat, cfiata (CFiat with adaptive\n"
 	"                       chunk sizes), mc2rt, nxlv or none (default cfiat)\n"
 	"  --timed              time-stamped messages (diffCC / dCC; the default)\n"
@@ -121,7 +125,7 @@ int cmd_record(int argc, char **argv)
 		{ "chunks", required_argument, NULL, O_CHUNKS },
 		{ "all-encodings", no_argument, NULL, O_ALL },
 		{ "port-framed", no_argument, NULL, O_FRAMED },
-		{ "port-tpiu", no_argument, NULL, O_TPIU },
+		{ "port-tpiu", optional_argument, NULL, O_TPIU },
 		{ "trace-ids", required_argument, NULL, O_IDS },
 		{ "port-sync", required_argument, NULL, O_PSYNC },
 		{ "port-arch", required_argument, NULL, O_PARCH },
@@ -136,7 +140,7 @@ int cmd_record(int argc, char **argv)
 	struct rec_options o;
 	const char *cpu = NULL;
 	uint64_t v;
-	int opt, model, force_cpu = 0, status = 0, ret, lv_set = 0, arch = -1, ids = 0;
+	int opt, model, force_cpu = 0, status = 0, ret, lv_set = 0, arch = -1, ids = 0, cc_n = 0;
 
 	rec_options_init(&o);
 	optind = 1;
@@ -197,7 +201,11 @@ int cmd_record(int argc, char **argv)
 			o.port.framed = 1;
 			break;
 		case O_TPIU:
+			if (optarg && strcmp(optarg, "hsync"))
+				return error("--port-tpiu=%s: only hsync (HSYNCs where the port "
+					     "idles)", optarg), 2;
 			o.port.framed = o.port.tpiu = 1;
+			o.port.hsync = optarg != NULL;
 			break;
 		case O_IDS:
 			if (st_port_parse_ids(optarg, o.port.trace_id, BOARD_MAX_CORES, &ids))
@@ -211,6 +219,7 @@ int cmd_record(int argc, char **argv)
 			break;
 		case O_PCYC:
 			v = 1;
+			cc_n = optarg != NULL;
 			if (optarg && (parse_u64(optarg, &v) || v < 1 || v > 4095))
 				return error("--port-cycles: '%s' is not a threshold from 1 to 4095",
 					     optarg), 2;
@@ -288,9 +297,15 @@ int cmd_record(int argc, char **argv)
 		if (o.port.framed && o.port.kind == ST_PORT_MTB)
 			return error("--port-%s: an MTB is read from SRAM, not through the "
 				     "formatter", o.port.tpiu ? "tpiu" : "framed"), 2;
-		if (o.port.cycle_counting && o.port.kind != ST_PORT_ETM4)
-			return error("--port-cycles: cycle counting is the ETMv4's (--cf-enc etm4); "
-				     "ETMv3.5 cycle-accurate mode and the MTB are not modelled"), 2;
+		if (o.port.cycle_counting && o.port.kind == ST_PORT_MTB)
+			return error("--port-cycles: cycle counting is the ETMs' (--cf-enc etm4 or "
+				     "etm3); an MTB has none"), 2;
+		if (cc_n && o.port.kind == ST_PORT_ETM3)
+			return error("--port-cycles=%u: ETMv3.5 cycle-accurate mode traces every "
+				     "cycle, there is no threshold (--port-cycles alone)",
+				     o.port.cc_threshold), 2;
+		if (o.port.kind == ST_PORT_ETM3)
+			o.port.cc_threshold = 0;
 		o.lv_on = 0;
 		o.port.v8m = arch >= 0 ? arch : model == ISA_CORTEX_M33;
 	} else if (o.port.framed || ids || arch >= 0 || o.port.sync_period != 4096 ||

@@ -411,7 +411,7 @@ static void text_report(FILE *f, const struct an_rec *r, const struct ports *por
 			"  (etm4 ETMv4 (%s), etm3 ETMv3.5, both a sync every %u bytes; mtb: %llu "
 			"packets of %d bytes;\n   etm4.cstf: the cores' ETMv4 in CoreSight "
 			"formatter frames; etm4.cc: the ETMv4 with cycle counting, threshold 1;\n"
-			"   fed from a replay)\n",
+			"   etm3.cc: the ETMv3.5 cycle accurate; fed from a replay)\n",
 			pt->v8m ? "ARMv8-M" : "ARMv7-M", pt->sync_period, U(pt->mtb_packets),
 			MTB_PACKET);
 		heading(f, "ports by core", "etm4 bpi", "etm4 bpc", "etm3 bpi", "etm3 bpc",

@@ -18,14 +18,22 @@ struct cstf {
 	int cur;  /* current ID, -1 before the first */
 	int done;
 	unsigned fsync_period; /* TPIU: an FSYNC before every fsync_period-th frame (0: none) */
+	int hsync;	       /* TPIU: an HSYNC before the frame after each burst */
+	int idle;	       /* ... a burst came since the last frame went out */
 	uint64_t frames;
 };
 
 static const uint8_t fsync[4] = {0xff, 0xff, 0xff, 0x7f};
+static const uint8_t hsync[2] = {0xff, 0x7f};
 
 void cstf_set_fsync(struct cstf *f, unsigned period)
 {
 	f->fsync_period = period;
+}
+
+void cstf_set_hsync(struct cstf *f, int on)
+{
+	f->hsync = on;
 }
 
 struct cstf *cstf_new(void)
@@ -50,11 +58,17 @@ void cstf_free(struct cstf *f)
 
 static int emit(struct cstf *f)
 {
-	if (etm_bytes_reserve(&f->buf, &f->cap, f->len + CSTF_FRAME + sizeof(fsync)))
+	if (etm_bytes_reserve(&f->buf, &f->cap,
+			      f->len + CSTF_FRAME + sizeof(fsync) + sizeof(hsync)))
 		return error("cstf: out of memory at frame %llu", (unsigned long long)f->frames);
 	if (f->fsync_period && f->frames % f->fsync_period == 0) {
 		memcpy(f->buf + f->len, fsync, sizeof(fsync));
 		f->len += sizeof(fsync);
+	}
+	if (f->hsync && f->idle) {
+		memcpy(f->buf + f->len, hsync, sizeof(hsync));
+		f->len += sizeof(hsync);
+		f->idle = 0;
 	}
 	f->frames++;
 	memcpy(f->buf + f->len, f->frame, CSTF_FRAME);
@@ -109,9 +123,22 @@ int cstf_put(struct cstf *f, uint8_t id, const uint8_t *data, size_t len)
 		return error("cstf: trace ID 0x%x out of range 0x01..0x6f", id);
 	if (f->done)
 		return error("cstf: trace ID 0x%x: data after the end of the capture", id);
+	f->idle = 1;
 	for (size_t i = 0; i < len; i++)
 		if (put_byte(f, id, data[i]))
 			return -1;
+	return 0;
+}
+
+/* The port idles after the last frame: an HSYNC if the capture ends on a halfword. */
+static int finish_hsync(struct cstf *f)
+{
+	if (!f->hsync || f->len % 4 == 0)
+		return 0;
+	if (etm_bytes_reserve(&f->buf, &f->cap, f->len + sizeof(hsync)))
+		return error("cstf: out of memory at frame %llu", (unsigned long long)f->frames);
+	memcpy(f->buf + f->len, hsync, sizeof(hsync));
+	f->len += sizeof(hsync);
 	return 0;
 }
 
@@ -119,7 +146,7 @@ int cstf_finish(struct cstf *f)
 {
 	f->done = 1;
 	if (f->slot == 0)
-		return 0;
+		return finish_hsync(f);
 	if (f->slot & 1) { /* close the pair as put_byte does, with ID 0 */
 		int e = f->slot - 1;
 		uint8_t d0 = f->frame[e] | ((f->frame[15] >> (e / 2)) & 1);
@@ -129,7 +156,7 @@ int cstf_finish(struct cstf *f)
 		f->frame[f->slot] = d0;
 	} else
 		f->frame[f->slot] = 0x01; /* ID 0: the rest is nobody's */
-	return emit(f);
+	return emit(f) || finish_hsync(f) ? -1 : 0;
 }
 
 const uint8_t *cstf_data(const struct cstf *f, size_t *len)
@@ -154,12 +181,14 @@ size_t cstf_tpiu_start(const uint8_t *data, size_t len)
 	return len;
 }
 
-/* One frame at data[f] into the counts; *cur is the current ID. */
-static void scan_frame(const uint8_t *data, size_t f, int *cur, uint64_t bytes[128],
-		       uint64_t first[128])
+/*
+ * One frame fr into the counts, its byte i at capture offset at[i] (at
+ * NULL: f + i); *cur is the current ID.
+ */
+static void scan_frame(const uint8_t *fr, size_t f, const size_t *at, int *cur,
+		       uint64_t bytes[128], uint64_t first[128])
 {
-	const uint8_t *fr = data + f;
-
+#define AT(i) (at ? at[i] : f + (i))
 	for (int k = 0; k < 8; k++) {
 		uint8_t b = fr[2 * k];
 		int flag = fr[15] >> k & 1;
@@ -169,13 +198,14 @@ static void scan_frame(const uint8_t *data, size_t f, int *cur, uint64_t bytes[1
 
 			*cur = b >> 1;
 			if (k < 7)
-				scan_byte(flag ? prev : *cur, f + 2 * k + 1, bytes, first);
+				scan_byte(flag ? prev : *cur, AT(2 * k + 1), bytes, first);
 		} else {
-			scan_byte(*cur, f + 2 * k, bytes, first);
+			scan_byte(*cur, AT(2 * k), bytes, first);
 			if (k < 7)
-				scan_byte(*cur, f + 2 * k + 1, bytes, first);
+				scan_byte(*cur, AT(2 * k + 1), bytes, first);
 		}
 	}
+#undef AT
 }
 
 int cstf_scan(const uint8_t *data, size_t len, int fsyncs, uint64_t bytes[128],
@@ -192,20 +222,34 @@ int cstf_scan(const uint8_t *data, size_t len, int fsyncs, uint64_t bytes[128],
 				     "frames (%zu bytes past the last whole one, at byte %zu)",
 				     len, CSTF_FRAME, len % CSTF_FRAME, len - len % CSTF_FRAME);
 		for (size_t f = 0; f < len; f += CSTF_FRAME)
-			scan_frame(data, f, &cur, bytes, first);
+			scan_frame(data + f, f, NULL, &cur, bytes, first);
 		return 0;
 	}
-	/* a TPIU's: frames start after the first FSYNC; a part frame at the end is cut off */
+	/*
+	 * a TPIU's: frames start after the first FSYNC, FSYNCs come between
+	 * them, HSYNCs at any halfword; a part frame at the end is cut off
+	 */
 	pos = cstf_tpiu_start(data, len);
 	if (pos == len)
 		return error("cstf: no frame synchronisation (FSYNC, ff ff ff 7f) in the %zu bytes "
 			     "of the capture", len);
 	for (;;) {
+		uint8_t fr[CSTF_FRAME];
+		size_t at[CSTF_FRAME];
+		int n = 0;
+
 		while (pos + sizeof(fsync) <= len && !memcmp(data + pos, fsync, sizeof(fsync)))
 			pos += sizeof(fsync);
-		if (len - pos < CSTF_FRAME)
+		for (; n < CSTF_FRAME && pos + 2 <= len; pos += 2) {
+			if (!memcmp(data + pos, hsync, sizeof(hsync)))
+				continue;
+			at[n] = pos;
+			fr[n++] = data[pos];
+			at[n] = pos + 1;
+			fr[n++] = data[pos + 1];
+		}
+		if (n < CSTF_FRAME)
 			return 0;
-		scan_frame(data, pos, &cur, bytes, first);
-		pos += CSTF_FRAME;
+		scan_frame(fr, 0, at, &cur, bytes, first);
 	}
 }

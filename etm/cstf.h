@@ -4,7 +4,7 @@
  * streams of several sources, each with its own trace ID, into 16-byte
  * frames, as an ETB/ETR writes them to memory (frame aligned, no frame
  * syncs) and a TPIU sends them (there with FSYNC patterns between frames,
- * not written here).
+ * and HSYNCs where the port idles: cstf_set_fsync, cstf_set_hsync).
  *
  * Frame, bytes 0..15:
  *   even bytes 0..14: bit 0 = 1: an ID byte, ID = bits[7:1]: the bytes
@@ -47,6 +47,16 @@ const uint8_t *cstf_data(const struct cstf *f, size_t *len);
  */
 void cstf_set_fsync(struct cstf *f, unsigned period);
 
+/*
+ * TPIU output on a port that idles between the funnel's bursts (on): each
+ * cstf_put is a burst after an idle spell, which the TPIU fills with a
+ * halfword synchronisation packet (HSYNC, bytes ff 7f) before the next
+ * frame (after its FSYNC, when one is due), so frames then start at any
+ * halfword. No HSYNC is ever a frame's: an even frame byte ff would be ID
+ * 0x7f, reserved. Before the first cstf_put.
+ */
+void cstf_set_hsync(struct cstf *f, int on);
+
 /* The offset of the first FSYNC in a TPIU's capture, or len when there is none. */
 size_t cstf_tpiu_start(const uint8_t *data, size_t len);
 
@@ -56,7 +66,8 @@ size_t cstf_tpiu_start(const uint8_t *data, size_t len);
  * meaningful when bytes[id] > 0). ID 0 is the formatter's padding,
  * 0x70..0x7f are reserved. fsyncs 0: frame aligned (len a multiple of
  * 16); 1: a TPIU's, the frames found from the first FSYNC on, FSYNCs
- * between frames skipped, a part frame at the end left out. 0, or -1 with
+ * between frames and HSYNCs at any halfword skipped (as OpenCSD's
+ * deformatter does), a part frame at the end left out. 0, or -1 with
  * an error naming the byte offset (len not whole frames, no FSYNC).
  */
 int cstf_scan(const uint8_t *data, size_t len, int fsyncs, uint64_t bytes[128],

@@ -16,6 +16,19 @@
  *   P-header, format 1 (not cycle accurate)
  *             1 N E E E E 0 0   EEEE E atoms, then N N atoms (0 or 1)
  *
+ *   Cycle-accurate mode (ETMCR bit 12): a W atom is a cycle boundary, the
+ *   atoms after it executed in that cycle (IHI 0014, "P-header encodings in
+ *   cycle-accurate mode"):
+ *   P-header, format 1   1 N 0 E E E 0 0   EEE x WE, then N x WN (E + N >= 1)
+ *   P-header, format 2   1 0 0 0 F G 1 0   W, then atoms F and G (1: N)
+ *   P-header, format 3   1 E 1 W W W 0 0   WWW + 1 W atoms, then E x E
+ *   P-header, format 4   1 0 0 1 0 F 1 0   atom F (1: N), no W: the same cycle
+ *
+ *   I-sync with cycle count (cycle-accurate mode, a non-periodic I-sync)
+ *             0 1 1 1 0 0 0 0
+ *             C count[6:0]      1 to 5 bytes, 7 bits each, C = 1: more
+ *             info, then the address as in an I-sync
+ *
  *   Branch address, alternative encoding, Thumb (A[0] implied 0)
  *             C A[6:1] 1        byte 0
  *             C A[13:7]         bytes 1..3 while C = 1
@@ -40,8 +53,9 @@ struct etm3 {
 	size_t len, cap;
 	size_t sync_at;
 	int started;
-	unsigned ecount; /* E atoms waiting for their P-header */
+	unsigned ecount; /* E atoms waiting for their P-header (cycle accurate: WE pairs) */
 	uint32_t last;	 /* last address sent */
+	uint64_t cc;	 /* cycle accurate: cycles since the last atom, its W atoms to come */
 	struct etm4_stats st;
 };
 
@@ -50,9 +64,9 @@ void etm3_regs(const struct etm3_cfg *cfg, struct etm3_regs *r)
 	/* ETMIDR: implementer ARM, bit 20 alternative branch encoding, bits[15:12]
 	   RES1 (0xF), major 2 (ETMv3), minor 5 */
 	r->idr = 0x4110f250;
-	/* ETMCR: no data trace, no cycle accuracy, no context ID, no timestamps,
-	   no branch output */
-	r->ctrl = 0;
+	/* ETMCR: no data trace, no context ID, no timestamps, no branch output;
+	   bit 12: cycle accurate */
+	r->ctrl = cfg->cycle_accurate ? ETM3_CR_CYCLE_ACC : 0;
 	r->ccer = 0; /* ETMCCER: no timestamps, no virtualisation extensions */
 	r->traceidr = cfg->trace_id;
 	r->syncfr = cfg->sync_period;
@@ -121,7 +135,10 @@ static int put1(struct etm3 *e, uint8_t b)
 	return put(e, &b, 1);
 }
 
-/* P-header format 1: the waiting E atoms, then n_atom N atoms (0 or 1). */
+/*
+ * P-header format 1: the waiting E atoms, then n_atom N atoms (0 or 1);
+ * cycle accurate, each of them with its W.
+ */
 static int phdr(struct etm3 *e, int n_atom)
 {
 	uint8_t b = 0x80 | (n_atom ? 0x40 : 0) | (e->ecount << 2);
@@ -135,15 +152,58 @@ static int atoms_out(struct etm3 *e)
 	return e->ecount ? phdr(e, 0) : 0;
 }
 
-static int atom(struct etm3 *e, int executed)
+/*
+ * An atom into the run of E atoms waiting for a format 1 P-header (at most
+ * max of them): an N ends the run.
+ */
+static int run_atom(struct etm3 *e, int executed, unsigned max)
 {
-	e->st.atoms++;
 	if (!executed)
 		return phdr(e, 1);
-	if (e->ecount == 15 && phdr(e, 0))
+	if (e->ecount == max && phdr(e, 0))
 		return -1;
 	e->ecount++;
 	return 0;
+}
+
+/*
+ * Cycle accurate: the atom of an instruction that retired k = e->cc cycles
+ * after the one before: k W atoms, then the atom. A run of instructions
+ * one cycle apart waits as format 1's WE pairs (up to 7); one retired in
+ * the same cycle as the last (k = 0) turns the run's last WE into format
+ * 2's W E F, or else is format 4; longer waits are format 3's up to 8 W
+ * atoms, with the E atom in the last, or before a format 1 WN.
+ */
+static int atom_ca(struct etm3 *e, int executed)
+{
+	uint64_t k = e->cc;
+
+	e->cc = 0;
+	if (k == 1)
+		return run_atom(e, executed, 7);
+	if (k == 0 && e->ecount) {
+		e->ecount--;
+		if (atoms_out(e))
+			return -1;
+		return put1(e, 0x82 | (executed ? 0 : 0x04)); /* format 2: W E F */
+	}
+	if (atoms_out(e))
+		return -1;
+	if (k == 0)
+		return put1(e, 0x92 | (executed ? 0 : 0x04)); /* format 4: F */
+	e->st.counts++;
+	for (; k > 8 || (!executed && k > 1); k -= k > 8 ? 8 : k - 1)
+		if (put1(e, 0xa0 | ((k > 8 ? 7 : k - 2) << 2))) /* format 3: W atoms alone */
+			return -1;
+	if (!executed)
+		return put1(e, 0xc0);	     /* format 1: WN */
+	return put1(e, 0xe0 | (k - 1) << 2); /* format 3: k W atoms, then E */
+}
+
+static int atom(struct etm3 *e, int executed)
+{
+	e->st.atoms++;
+	return e->cfg.cycle_accurate ? atom_ca(e, executed) : run_atom(e, executed, 15);
 }
 
 /*
@@ -191,12 +251,27 @@ static int branch(struct etm3 *e, uint32_t a, int exc)
 	return put(e, b, nb);
 }
 
+/*
+ * A-sync and I-sync for the instruction at pc: the first (trace enabled)
+ * or a periodic one. Cycle accurate, the first is an I-sync with cycle
+ * count, as a non-periodic I-sync must be: the W atoms before it since
+ * the last P-header, of which there was none. The count is 0, which the
+ * architecture reads as "unknown" (the counter's reset value): the unit
+ * started with the core, and the first instruction's cycles are W atoms
+ * in its P-header like any other's. Periodic I-syncs carry no count.
+ */
 static int sync(struct etm3 *e, uint32_t pc, int first)
 {
 	static const uint8_t async[6] = {0, 0, 0, 0, 0, 0x80};
-	uint8_t is[6] = {0x08, first ? 0x20 : 0x00, (pc & 0xfe) | 1, pc >> 8, pc >> 16, pc >> 24};
+	uint8_t is[7] = {0x08, first ? 0x20 : 0x00, (pc & 0xfe) | 1, pc >> 8, pc >> 16, pc >> 24};
+	int ca = first && e->cfg.cycle_accurate;
 
-	if (atoms_out(e) || put(e, async, sizeof(async)) || put(e, is, sizeof(is)))
+	if (ca) {
+		memmove(is + 2, is + 1, 5);
+		is[0] = 0x70;
+		is[1] = 0x00; /* the count, one byte */
+	}
+	if (atoms_out(e) || put(e, async, sizeof(async)) || put(e, is, 6 + ca))
 		return -1;
 	e->last = pc;
 	e->sync_at = e->len;
@@ -249,6 +324,12 @@ int etm3_exception(struct etm3 *e, unsigned ipsr, uint32_t handler)
 			     e->cfg.trace_id, ipsr);
 	e->st.exceptions++;
 	return atoms_out(e) || branch(e, handler, num) ? -1 : 0;
+}
+
+void etm3_add_cycles(struct etm3 *e, uint64_t n)
+{
+	if (e->cfg.cycle_accurate)
+		e->cc += n;
 }
 
 int etm3_flush(struct etm3 *e)

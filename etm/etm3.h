@@ -10,8 +10,9 @@
  * entry (the handler's address, the exception number in the ETMv3
  * v7-M encoding). The trace unit modelled (docs/ETM.md has the register
  * values): ETMv3.5, alternative branch address encoding, instruction trace
- * only, no cycle-accurate mode, no context ID, no timestamps, no branch
- * broadcast, a periodic A-sync + I-sync every sync_period bytes.
+ * only, cycle-accurate mode only when asked (cycle_accurate, below), no
+ * context ID, no timestamps, no branch broadcast, a periodic A-sync +
+ * I-sync every sync_period bytes.
  *
  * Packets (bytes in stream order; diagrams in etm3.c):
  *   A-sync           00 00 00 00 00 80
@@ -19,6 +20,11 @@
  *   P-header fmt 1   1 N E E E E 0 0     (E count E atoms, then N count N atoms)
  *   Branch address   1 to 5 bytes, + 1 or 2 exception bytes
  *   Exception exit   76
+ *
+ * Cycle accurate (ETMCR bit 12), every instruction's cycles since the one
+ * before are W atoms in the P-headers, formats 1 to 4 of that mode
+ * (etm3.c), and the first I-sync is an I-sync with cycle count:
+ *   I-sync + count   70, count (1 to 5 bytes), info, A[7:0] | T, ..., A[31:24]
  */
 #ifndef RAPTOR_ETM_ETM3_H
 #define RAPTOR_ETM_ETM3_H
@@ -32,7 +38,9 @@
 struct etm3_cfg {
 	uint8_t trace_id;     /* ETMTRACEIDR, 1..0x6f */
 	unsigned sync_period; /* bytes between A-sync + I-sync, a power of 2, 256..2^20 */
+	int cycle_accurate;   /* ETMCR bit 12: every cycle in the P-headers */
 };
+#define ETM3_CR_CYCLE_ACC (1u << 12) /* ETMCR: cycle-accurate tracing */
 
 /* The ETM registers these settings imply (OpenCSD's ocsd_etmv3_cfg, and ETMSYNCFR). */
 struct etm3_regs {
@@ -52,11 +60,21 @@ void etm3_free(struct etm3 *e);
 int etm3_insn(struct etm3 *e, const struct etm4_insn *in) MUST_CHECK;
 /* An exception entry: IPSR number and handler address. 0 / -1. */
 int etm3_exception(struct etm3 *e, unsigned ipsr, uint32_t handler) MUST_CHECK;
+/*
+ * Cycle accurate: the board's cycles the core spent since the last call
+ * (an instruction's, an exception entry's, a sleep's), W atoms before the
+ * next instruction's atom: call it before the etm3_insn of the step that
+ * cost them. Ignored otherwise.
+ */
+void etm3_add_cycles(struct etm3 *e, uint64_t n);
 /* Write out the atoms still pending. 0 / -1. */
 int etm3_flush(struct etm3 *e) MUST_CHECK;
 
 const uint8_t *etm3_data(const struct etm3 *e, size_t *len);
-/* bytes, insns, atoms (= insns), addresses, exceptions, syncs; traced = insns */
+/*
+ * bytes, insns, atoms (= insns), addresses, exceptions, syncs; traced =
+ * insns; counts: atoms that waited more than one cycle (format 3 P-headers)
+ */
 void etm3_get_stats(const struct etm3 *e, struct etm4_stats *st);
 
 #endif

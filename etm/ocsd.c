@@ -23,6 +23,20 @@ struct dec {
 	uint8_t traced[128];	 /* MARKS: the source delivered an instruction */
 	void *ctx[128];	     /* fn's context per trace ID; NULL: no such source */
 	uint64_t elems[128]; /* elements per trace ID */
+	uint64_t cc_pend[128]; /* ETMv3: W atoms of P-headers with no atom, for the next one */
+	int v3;		       /* ETMv3 sources */
+	/*
+	 * ETMv3: the source is cycle accurate (ETMCR bit 12 in what OpenCSD
+	 * was given); owed: it is, and a non-periodic I-sync at byte owed_at
+	 * came with no cycle count, which a Cycle count packet must give
+	 * before the next one (packet_mon)
+	 */
+	uint8_t ca[128], owed[128];
+	uint64_t owed_at[128];
+	struct mon {
+		struct dec *d;
+		uint8_t id;
+	} mon[128];
 	int failed;	     /* fn stopped us, or an element we cannot accept */
 	char msg[256];	     /* OpenCSD's last logged message */
 };
@@ -85,11 +99,84 @@ static int range(struct dec *d, unsigned id, const ocsd_generic_trace_elem *el)
 	return 0;
 }
 
+/*
+ * OpenCSD's ETMv3 packets, as its packet processor reads them: the cycle
+ * information a cycle-accurate unit writes, and no other does (IHI 0014,
+ * "Cycle count packet": a count for every non-periodic I-sync), tells a
+ * capture read in the wrong mode, before its misread P-headers make a
+ * path. Not cycle accurate: an I-sync with cycle count or a Cycle count
+ * packet is refused. Cycle accurate: a non-periodic I-sync without a count
+ * owes a Cycle count packet before the next non-periodic I-sync (unless
+ * that one restarts after an overflow) or the end of the trace.
+ */
+static void packet_mon(const void *p, const ocsd_datapath_op_t op, const ocsd_trc_index_t idx,
+		       const void *pkt_in, const uint32_t size, const uint8_t *data)
+{
+	const struct mon *m = p;
+	struct dec *d = m->d;
+	const ocsd_etmv3_pkt *pkt = pkt_in;
+	unsigned id = m->id;
+
+	if (op != OCSD_OP_DATA || d->failed)
+		return;
+	switch (pkt->type) {
+	case ETM3_PKT_I_SYNC_CYCLE:
+	case ETM3_PKT_CYCLE_COUNT:
+		if (!d->ca[id]) {
+			error("etm ocsd: trace ID 0x%x: byte %llu: %s, which an ETMv3 writes in "
+			      "cycle-accurate mode alone, and the unit is said not to be (ETMCR "
+			      "bit 12 clear: cycle_counting = 1 missing?)",
+			      id, (unsigned long long)idx,
+			      pkt->type == ETM3_PKT_CYCLE_COUNT ? "a Cycle count packet"
+								: "an I-sync with cycle count");
+			d->failed = 1;
+			return;
+		}
+		d->owed[id] = 0;
+		break;
+	case ETM3_PKT_I_SYNC:
+		if (!d->ca[id] || pkt->isync_info.reason == iSync_Periodic)
+			break;
+		if (d->owed[id] && pkt->isync_info.reason != iSync_TraceRestartAfterOverflow) {
+			error("etm ocsd: trace ID 0x%x: the I-sync at byte %llu has no cycle count "
+			      "and no Cycle count packet came before the next at byte %llu, which a "
+			      "cycle-accurate ETMv3 must give: was the unit cycle accurate "
+			      "(cycle_counting = 1, ETMCR bit 12)?",
+			      id, (unsigned long long)d->owed_at[id], (unsigned long long)idx);
+			d->owed[id] = 0; /* said */
+			d->failed = 1;
+			return;
+		}
+		d->owed[id] = 1;
+		d->owed_at[id] = idx;
+		break;
+	default: break;
+	}
+}
+
+/* Why a decode may have failed, for its message: a cycle count owed (packet_mon), or "". */
+static const char *owed_hint(const struct dec *d, char *buf, size_t n)
+{
+	for (int id = 0; id < 128; id++)
+		if (d->owed[id]) {
+			snprintf(buf, n,
+				 "; trace ID 0x%x's I-sync at byte %llu had no cycle count, and no "
+				 "Cycle count packet came after it, which a cycle-accurate ETMv3 "
+				 "gives: was the unit really cycle accurate (cycle_counting = 1)?",
+				 id, (unsigned long long)d->owed_at[id]);
+			return buf;
+		}
+	return "";
+}
+
 static ocsd_datapath_resp_t elem_cb(const void *p, const ocsd_trc_index_t idx, const uint8_t id,
 				    const ocsd_generic_trace_elem *el)
 {
 	struct dec *d = (struct dec *)p;
 	int bad = 0;
+
+	if (d->failed)
+		return OCSD_RESP_FATAL_INVALID_DATA;
 
 	if (id >= 128 || !d->ctx[id]) {
 		error("etm ocsd: an element for trace ID 0x%x, which no source has, at byte %llu",
@@ -109,11 +196,20 @@ static ocsd_datapath_resp_t elem_cb(const void *p, const ocsd_trc_index_t idx, c
 		d->lost[id] = 0;
 		d->traced[id] = 1;
 		bad = range(d, id, el);
-		if (!bad && el->has_cc && (d->flags & ETM_OCSD_CYCLES))
-			bad = d->fn(d->ctx[id], ETM_OCSD_CC | el->cycle_count);
+		if (!bad && el->has_cc && (d->flags & ETM_OCSD_CYCLES)) {
+			bad = d->fn(d->ctx[id], ETM_OCSD_CC | (el->cycle_count + d->cc_pend[id]));
+			d->cc_pend[id] = 0;
+		}
 		break;
 	case OCSD_GEN_TRC_ELEM_CYCLE_COUNT:
-		if (d->flags & ETM_OCSD_CYCLES)
+		/*
+		 * ETMv4: the cycles up to the P0 element before. ETMv3: W atoms
+		 * alone (a format 3 P-header with no E), the cycles before the
+		 * next atom, whose range carries the rest of them
+		 */
+		if (d->v3)
+			d->cc_pend[id] += el->cycle_count;
+		else if (d->flags & ETM_OCSD_CYCLES)
 			bad = d->fn(d->ctx[id], ETM_OCSD_CC | el->cycle_count);
 		break;
 	case OCSD_GEN_TRC_ELEM_EXCEPTION:
@@ -203,11 +299,13 @@ static struct etm_ocsd *open_tree(const char *name, const void *ocfg, size_t cfg
 	d->mem = mem;
 	d->fn = fn;
 	d->flags = flags;
+	d->v3 = !strcmp(name, OCSD_BUILTIN_DCD_ETMV3);
 	o->trace_id = id[0];
 	o->n = n;
 	o->resp = OCSD_RESP_CONT;
+	/* a TPIU's: FSYNCs between frames, HSYNCs (an idle port) at any halfword */
 	o->t = ocsd_create_dcd_tree(framed ? OCSD_TRC_SRC_FRAME_FORMATTED : OCSD_TRC_SRC_SINGLE,
-				    framed == 2 ? OCSD_DFRMTR_HAS_FSYNCS
+				    framed == 2 ? OCSD_DFRMTR_HAS_FSYNCS | OCSD_DFRMTR_HAS_HSYNCS
 				    : framed    ? OCSD_DFRMTR_FRAME_MEM_ALIGN
 						: 0);
 	if (o->t == C_API_INVALID_TREE_HANDLE) {
@@ -243,6 +341,16 @@ static struct etm_ocsd *open_tree(const char *name, const void *ocfg, size_t cfg
 			      id[i], name, d->msg);
 			goto fail;
 		}
+		if (!d->v3)
+			continue;
+		d->ca[id[i]] = !!(((const ocsd_etmv3_cfg *)ocfg)[i].reg_ctrl & ETM3_CR_CYCLE_ACC);
+		d->mon[id[i]] = (struct mon){d, id[i]};
+		if (ocsd_dt_attach_packet_callback(o->t, csid, OCSD_C_API_CB_PKT_MON, packet_mon,
+						   &d->mon[id[i]]) != OCSD_OK) {
+			error("etm ocsd: trace ID 0x%x: cannot watch OpenCSD's ETMv3 packets",
+			      id[i]);
+			goto fail;
+		}
 	}
 	if (ocsd_dt_set_gen_elem_outfn(o->t, elem_cb, d) != OCSD_OK ||
 	    ocsd_dt_add_callback_mem_acc(o->t, 0, 0xffffffffull, OCSD_MEM_SPACE_ANY, mem_read,
@@ -260,6 +368,7 @@ fail:
 int etm_ocsd_feed(struct etm_ocsd *o, const uint8_t *data, size_t len)
 {
 	size_t done = 0;
+	char hint[256];
 
 	if (o->d.failed || OCSD_DATA_RESP_IS_FATAL(o->resp) || o->ended)
 		return error("etm ocsd: trace ID 0x%x: the decode stopped before byte %zu", o->trace_id,
@@ -278,12 +387,14 @@ int etm_ocsd_feed(struct etm_ocsd *o, const uint8_t *data, size_t len)
 	}
 	o->done += done;
 	if (o->d.failed)
-		return error("etm ocsd: trace ID 0x%x%s: decode stopped at byte %zu", o->trace_id,
-			     o->n > 1 ? " and the others" : "", o->done);
+		return error("etm ocsd: trace ID 0x%x%s: decode stopped at byte %zu%s", o->trace_id,
+			     o->n > 1 ? " and the others" : "", o->done,
+			     owed_hint(&o->d, hint, sizeof(hint)));
 	if (OCSD_DATA_RESP_IS_FATAL(o->resp) || done < len)
-		return error("etm ocsd: trace ID 0x%x: OpenCSD fails at byte %zu (response %d): %s",
+		return error("etm ocsd: trace ID 0x%x: OpenCSD fails at byte %zu (response %d): %s%s",
 			     o->trace_id, o->done, (int)o->resp,
-			     o->d.msg[0] ? o->d.msg : "no message");
+			     o->d.msg[0] ? o->d.msg : "no message",
+			     owed_hint(&o->d, hint, sizeof(hint)));
 	return 0;
 }
 
@@ -301,6 +412,14 @@ int etm_ocsd_end(struct etm_ocsd *o)
 		return error("etm ocsd: trace ID 0x%x: OpenCSD fails at the end of the trace (byte "
 			     "%zu, response %d): %s", o->trace_id, o->done, (int)o->resp,
 			     o->d.msg[0] ? o->d.msg : "no message");
+	for (int id = 0; id < 128; id++)
+		if (o->d.owed[id])
+			return error("etm ocsd: trace ID 0x%x: the I-sync at byte %llu has no cycle "
+				     "count and no Cycle count packet came before the end of the "
+				     "trace (byte %zu), which a cycle-accurate ETMv3 gives unless "
+				     "the capture was cut right after it: was the unit cycle "
+				     "accurate (cycle_counting = 1, ETMCR bit 12)?",
+				     id, (unsigned long long)o->d.owed_at[id], o->done);
 	return 0;
 }
 
@@ -354,21 +473,28 @@ int etm_ocsd_decode(const struct etm4_cfg *cfg, const struct etm_ocsd_mem *mem, 
 		      cfg->cc_threshold ? ETM_OCSD_CYCLES : 0, mem, data, len, fn, &ctx);
 }
 
+static void etmv3_cfg(const struct etm3_cfg *cfg, ocsd_etmv3_cfg *oc)
+{
+	struct etm3_regs r;
+
+	etm3_regs(cfg, &r);
+	memset(oc, 0, sizeof(*oc));
+	oc->reg_idr = r.idr;
+	oc->reg_ctrl = r.ctrl;
+	oc->reg_ccer = r.ccer;
+	oc->reg_trc_id = r.traceidr;
+	oc->arch_ver = ARCH_V7;
+	oc->core_prof = profile_CortexM;
+}
+
 int etm_ocsd_decode3(const struct etm3_cfg *cfg, const struct etm_ocsd_mem *mem,
 		     const uint8_t *data, size_t len, etm_ocsd_fn fn, void *ctx)
 {
-	struct etm3_regs r;
-	ocsd_etmv3_cfg oc = {0};
+	ocsd_etmv3_cfg oc;
 
-	etm3_regs(cfg, &r);
-	oc.reg_idr = r.idr;
-	oc.reg_ctrl = r.ctrl;
-	oc.reg_ccer = r.ccer;
-	oc.reg_trc_id = r.traceidr;
-	oc.arch_ver = ARCH_V7;
-	oc.core_prof = profile_CortexM;
-	return decode(OCSD_BUILTIN_DCD_ETMV3, &oc, sizeof(oc), &cfg->trace_id, 1, 0, 0, mem, data,
-		      len, fn, &ctx);
+	etmv3_cfg(cfg, &oc);
+	return decode(OCSD_BUILTIN_DCD_ETMV3, &oc, sizeof(oc), &cfg->trace_id, 1, 0,
+		      cfg->cycle_accurate ? ETM_OCSD_CYCLES : 0, mem, data, len, fn, &ctx);
 }
 
 int etm_ocsd_decode_frames(const struct etm4_cfg *cfg, int n, const struct etm_ocsd_mem *mem,
@@ -388,20 +514,6 @@ int etm_ocsd_decode_frames(const struct etm4_cfg *cfg, int n, const struct etm_o
 	}
 	return decode(OCSD_BUILTIN_DCD_ETMV4I, oc, sizeof(oc[0]), id, n, 1,
 		      cfg[0].cc_threshold ? ETM_OCSD_CYCLES : 0, mem, data, len, fn, ctx);
-}
-
-static void etmv3_cfg(const struct etm3_cfg *cfg, ocsd_etmv3_cfg *oc)
-{
-	struct etm3_regs r;
-
-	etm3_regs(cfg, &r);
-	memset(oc, 0, sizeof(*oc));
-	oc->reg_idr = r.idr;
-	oc->reg_ctrl = r.ctrl;
-	oc->reg_ccer = r.ccer;
-	oc->reg_trc_id = r.traceidr;
-	oc->arch_ver = ARCH_V7;
-	oc->core_prof = profile_CortexM;
 }
 
 struct etm_ocsd *etm_ocsd_open(const struct etm_ocsd_src *src, int n, int framed,
@@ -476,16 +588,36 @@ int etm_ocsd_decode_src(const struct etm_ocsd_src *src, int n, int framed, unsig
 			etm_ocsd_fn fn)
 {
 	struct etm_ocsd *o;
+	uint8_t *copy = NULL;
 	int ret;
 
 	if (framed == 1 && len % 16)
 		return error("etm ocsd: a capture of %zu bytes is no whole number of 16-byte frames",
 			     len);
-	if (framed == 2)
-		len -= len % 4; /* a TPIU's: 4-byte aligned, the part frame at the end left out */
-	if (!(o = etm_ocsd_open(src, n, framed, flags, mem, fn)))
+	if (framed == 2) {
+		/*
+		 * a TPIU's, given to OpenCSD 4 bytes at a time (the part frame at
+		 * the end left out): a last halfword is made whole with an HSYNC
+		 * (the port idled), and as after HSYNCs a frame starts at any
+		 * halfword, where OpenCSD looks for an FSYNC with a 4-byte read, up
+		 * to 2 bytes past the end, a copy with room for it
+		 */
+		len -= len % 2;
+		if (!(copy = calloc(1, len + 6)))
+			return error("etm ocsd: out of memory for a %zu-byte capture", len);
+		memcpy(copy, data, len);
+		if (len % 4) {
+			copy[len++] = 0xff;
+			copy[len++] = 0x7f;
+		}
+		data = copy;
+	}
+	if (!(o = etm_ocsd_open(src, n, framed, flags, mem, fn))) {
+		free(copy);
 		return -1;
+	}
 	ret = etm_ocsd_feed(o, data, len) || etm_ocsd_end(o) ? -1 : 0;
 	etm_ocsd_close(o);
+	free(copy);
 	return ret;
 }

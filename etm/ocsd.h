@@ -95,7 +95,12 @@ struct etm_ocsd_src {
  * element, or the count an instruction range carries) gives fn
  * ETM_OCSD_CC | count, after the instructions it counts up to.
  * etm_ocsd_decode and etm_ocsd_decode_frames deliver them whenever the
- * configuration has cycle counting on (cc_threshold).
+ * configuration has cycle counting on (cc_threshold), etm_ocsd_decode3
+ * when it is cycle accurate. ETMv3 (cycle-accurate mode): one count after
+ * every instruction, its W atoms (the cycles since the instruction
+ * before); those of a P-header with no atom are added to the next one's.
+ * The count of an I-sync with cycle count (the W atoms before a
+ * non-periodic I-sync) is not delivered.
  */
 #define ETM_OCSD_CYCLES 2u
 #define ETM_OCSD_CC 0x800000000ull

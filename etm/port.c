@@ -89,7 +89,8 @@ int etm_port_init(struct etm_port *p, const struct etm_port_cfg *cfg, const stru
 			      .sync_period = cfg->sync_period,
 			      .v8m = cfg->v8m,
 			      .cc_threshold = cfg->cc_threshold};
-	struct etm3_cfg c3 = {.trace_id = id, .sync_period = cfg->sync_period};
+	struct etm3_cfg c3 = {
+	    .trace_id = id, .sync_period = cfg->sync_period, .cycle_accurate = cfg->cycle_accurate};
 
 	memset(p, 0, sizeof(*p));
 	p->im = im;
@@ -183,6 +184,8 @@ void etm_port_cycles(struct etm_port *p, uint64_t n)
 {
 	if (p->e4)
 		etm4_add_cycles(p->e4, n);
+	if (p->e3)
+		etm3_add_cycles(p->e3, n);
 }
 
 int etm_port_finish(struct etm_port *p)

@@ -52,6 +52,7 @@ struct etm_port_cfg {
 	uint8_t trace_id;      /* 0: 0x10 + core */
 	unsigned only;	       /* 0: all three; else the ETM_PORT_* to run */
 	unsigned cc_threshold; /* the ETMv4's cycle counting (etm4_cfg), 0: off */
+	int cycle_accurate;    /* the ETMv3's cycle-accurate mode (etm3_cfg) */
 };
 #define ETM_PORT_ETM4 1u
 #define ETM_PORT_ETM3 2u
@@ -97,8 +98,9 @@ int etm_port_exception(struct etm_port *p, unsigned number, uint32_t handler,
 		       uint32_t lr) MUST_CHECK;
 /*
  * Cycles the core spent since the last call (a step's, a sleep's), for the
- * ETMv4's cycle counting: before the etm_port_insn / etm_port_exception of
- * the step that cost them. Nothing without cycle counting.
+ * ETMv4's cycle counting and the ETMv3's cycle-accurate mode: before the
+ * etm_port_insn / etm_port_exception of the step that cost them. Nothing
+ * without them.
  */
 void etm_port_cycles(struct etm_port *p, uint64_t n);
 /* End of trace: write out the ETMs' pending atoms. 0 / -1. */

@@ -65,7 +65,8 @@ struct rec_port *rec_port_new(const struct st_port_cfg *cfg, int ncores, const c
 					  .trace_id = cfg->trace_id[c],
 					  .only = only,
 					  .cc_threshold =
-					      cfg->cycle_counting ? cfg->cc_threshold : 0};
+					      cfg->cycle_counting ? cfg->cc_threshold : 0,
+					  .cycle_accurate = cfg->cycle_counting};
 
 		if (etm_port_init(&p->port[c], &pc, &p->im, reset_pc[c])) {
 			p->ncores = c;
@@ -79,6 +80,8 @@ struct rec_port *rec_port_new(const struct st_port_cfg *cfg, int ncores, const c
 	}
 	if (p->frames && cfg->tpiu)
 		cstf_set_fsync(p->frames, TPIU_FSYNC_PERIOD);
+	if (p->frames && cfg->tpiu && cfg->hsync)
+		cstf_set_hsync(p->frames, 1);
 	return p;
 }
 

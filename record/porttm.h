@@ -5,7 +5,8 @@
  * retires, and, when framed, a CoreSight formatter (etm/cstf) that merges
  * the cores' ETM bytes as a funnel drains their FIFOs: a core's new bytes
  * go into the frames once there are 16 of them, with the core's trace ID
- * (tpiu: as a TPIU sends them, an FSYNC before every 16th frame).
+ * (tpiu: as a TPIU sends them, an FSYNC before every 16th frame; hsync:
+ * and an HSYNC where the port idled, before the frame after each burst).
  * The trace is held in memory (as an ETB/ETR or the MTB's SRAM holds it)
  * and written to the recording when the run ends.
  */
@@ -34,7 +35,8 @@ void rec_port_free(struct rec_port *p);
 /*
  * A step of core: st as the board reports it, next and lr the core's PC
  * and LR after it, cycle the core's cycle count after it (the timing
- * model's: what the ETMv4's cycle counting counts). The first error
+ * model's: what the ETMv4's cycle counting and the ETMv3's cycle-accurate
+ * mode count). The first error
  * sticks: 0, or -1 with it (also at every later call), naming the core and
  * instruction.
  */

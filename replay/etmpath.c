@@ -568,7 +568,8 @@ struct rpl_etm *rpl_etm_open(const struct st_manifest *mf, const char *elf_path,
 		src[c].c4 =
 		    (struct etm4_cfg){mf->port.trace_id[c], mf->port.sync_period, mf->port.v8m,
 				      mf->port.cycle_counting ? mf->port.cc_threshold : 0};
-		src[c].c3 = (struct etm3_cfg){mf->port.trace_id[c], mf->port.sync_period};
+		src[c].c3 = (struct etm3_cfg){mf->port.trace_id[c], mf->port.sync_period,
+					      mf->port.cycle_counting};
 	}
 	if (mf->port.kind == ST_PORT_MTB) {
 		for (int c = 0; c < mf->ncores; c++) {
@@ -591,7 +592,7 @@ struct rpl_etm *rpl_etm_open(const struct st_manifest *mf, const char *elf_path,
 		for (int c = 0; c < mf->ncores; c++)
 			t.c[c].base = o;
 		if (etm_ocsd_decode_src(src, mf->ncores, mf->port.tpiu ? 2 : 1, ETM_OCSD_MARKS,
-					&im.mem, data + o, (len - o) & ~(size_t)3, on_elem)) {
+					&im.mem, data + o, len - o, on_elem)) {
 			error("%s: the capture of %d cores' frames cannot be decoded (above)", file,
 			      mf->ncores);
 			goto out;

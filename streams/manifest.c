@@ -20,6 +20,8 @@
 
 #include "isa/model.h"
 
+#define ETMCR_CYCLE_ACC (1u << 12) /* ETMv3 cycle-accurate tracing */
+
 /*
  * One table drives both directions: every key of every section, what kind
  * of value it holds and where in struct st_manifest it goes. The writer
@@ -111,11 +113,22 @@ static const struct mf_key port_keys[] = {
     {K("trace_ids", MF_IDS, port.trace_id)},
     {K("core_bytes", MF_BYTES, port.bytes)},
     {K("etm_regs", MF_REGS, port.regs)},
-    /* only with cycle counting on (the last PORT_CC_KEYS) */
+    /*
+     * only with cycle counting on (the last PORT_CC_KEYS; an ETMv3's
+     * cycle-accurate mode has no threshold: the first alone)
+     */
     {K("cycle_counting", MF_BOOL, port.cycle_counting)},
     {K("cc_threshold", MF_UINT, port.cc_threshold)},
 };
 #define PORT_CC_KEYS 2
+
+/* The [port] keys m has: the cycle counting ones only when on. */
+static size_t port_nkeys(const struct st_manifest *m)
+{
+	if (!m->port.cycle_counting)
+		return ARRAY_SIZE(port_keys) - PORT_CC_KEYS;
+	return ARRAY_SIZE(port_keys) - (m->port.kind == ST_PORT_ETM3);
+}
 
 const char *const *st_port_reg_names(enum st_port kind, int *n)
 {
@@ -264,8 +277,7 @@ static size_t layout(const struct st_manifest *m, struct mf_section *s)
 	if (m->cf_on && m->port.kind != ST_PORT_NONE) {
 		section_add(s, &n, "cf", cf_port_keys, ARRAY_SIZE(cf_port_keys),
 			    ARRAY_SIZE(cf_port_keys), -1);
-		section_add(s, &n, "port", port_keys, ARRAY_SIZE(port_keys),
-			    ARRAY_SIZE(port_keys) - (m->port.cycle_counting ? 0 : PORT_CC_KEYS), -1);
+		section_add(s, &n, "port", port_keys, ARRAY_SIZE(port_keys), port_nkeys(m), -1);
 	} else {
 		section_add(s, &n, "cf", cf_keys, ARRAY_SIZE(cf_keys),
 			    m->cf_on ? ARRAY_SIZE(cf_keys) : 1, -1);
@@ -852,12 +864,14 @@ static int check_section(const struct mf_reader *rd, const struct mf_section *s,
 		    (m->port.sync_period & (m->port.sync_period - 1)))
 			return error("%s: [port] sync_period = %u: not a power of 2 in 256..2^20",
 				     rd->name, m->port.sync_period);
-		if (s->nactive == s->nkeys &&
-		    (!m->port.cycle_counting || m->port.kind != ST_PORT_ETM4 ||
-		     m->port.cc_threshold < 1 || m->port.cc_threshold > 4095))
+		if (s->nactive > s->nkeys - PORT_CC_KEYS &&
+		    (!m->port.cycle_counting || m->port.kind == ST_PORT_MTB ||
+		     (m->port.kind == ST_PORT_ETM4 &&
+		      (m->port.cc_threshold < 1 || m->port.cc_threshold > 4095))))
 			return error("%s: [port] cycle_counting = %d, cc_threshold = %u: cycle "
-				     "counting is an ETMv4's (etm4), with a threshold from 1 to 4095, "
-				     "and the keys are left out when it is off",
+				     "counting is an ETMv4's (etm4, with a threshold from 1 to 4095) "
+				     "or an ETMv3's cycle-accurate mode (etm3, no threshold), and "
+				     "the keys are left out when it is off",
 				     rd->name, m->port.cycle_counting, m->port.cc_threshold);
 		if (m->port.tpiu && !m->port.framed)
 			return error("%s: [port] tpiu = 1: a TPIU sends formatter frames (framed = 0)",
@@ -939,9 +953,11 @@ static int check_unknown(const struct mf_reader *rd, const struct mf_section *s,
 			continue;
 		if (find_key(&s[j], colon + 1, s[j].nkeys))
 			return bad(rd, sec, colon + 1, val,
-				   !strcmp(sec, "port")
-				       ? "only with cycle_counting = 1"
-				       : "unknown key (encoding = none has no other keys)");
+				   strcmp(sec, "port")
+				       ? "unknown key (encoding = none has no other keys)"
+				   : m->port.cycle_counting
+				       ? "an ETMv4's alone (etm3's cycle-accurate mode has no threshold)"
+				       : "only with cycle_counting = 1");
 		return bad(rd, sec, colon + 1, val, "unknown key");
 	}
 	return 0;
@@ -1324,17 +1340,30 @@ int st_import_cfg_read(const char *path, struct st_import_cfg *out)
 	if ((v = iniparser_getstring(rd.d, "trace:cycle_counting", NULL))) {
 		if (parse_number(&rd, "trace", "cycle_counting", v, 0, 1, &n))
 			goto out;
-		if (n && c.port.kind != ST_PORT_ETM4) {
-			bad(&rd, "trace", "cycle_counting", v, "ETMv4 cycle counting, and the format "
-			    "is %s", st_port_name(c.port.kind));
+		if (n && c.port.kind == ST_PORT_MTB) {
+			bad(&rd, "trace", "cycle_counting", v, "ETMv4 cycle counting or ETMv3.5 "
+			    "cycle-accurate mode, and the format is mtb");
 			goto out;
 		}
 		c.port.cycle_counting = (int)n;
-		c.port.cc_threshold = n ? 1 : 0;
+		c.port.cc_threshold = n && c.port.kind == ST_PORT_ETM4 ? 1 : 0;
+	}
+	/* an ETMv3 dump's ETMCR says the mode too (bit 12, etm/etm3.h's
+	   ETM3_CR_CYCLE_ACC): the two must agree */
+	if (c.port.kind == ST_PORT_ETM3 && (c.regs_given & 2) &&
+	    iniparser_getstring(rd.d, "trace:cycle_counting", NULL) &&
+	    !(c.port.regs[1] & ETMCR_CYCLE_ACC) != !c.port.cycle_counting) {
+		bad(&rd, "trace", "etmcr", iniparser_getstring(rd.d, "trace:etmcr", ""),
+		    "bit 12 (cycle accurate) %s, and cycle_counting = %d says otherwise",
+		    c.port.regs[1] & ETMCR_CYCLE_ACC ? "set" : "clear", c.port.cycle_counting);
+		goto out;
 	}
 	if ((v = iniparser_getstring(rd.d, "trace:cc_threshold", NULL))) {
-		if (!c.port.cycle_counting) {
-			bad(&rd, "trace", "cc_threshold", v, "needs cycle_counting = 1");
+		if (!c.port.cycle_counting || c.port.kind != ST_PORT_ETM4) {
+			bad(&rd, "trace", "cc_threshold", v,
+			    c.port.kind != ST_PORT_ETM4
+				? "an ETMv4's threshold (ETMv3.5 cycle-accurate mode has none)"
+				: "needs cycle_counting = 1");
 			goto out;
 		}
 		if (parse_number(&rd, "trace", "cc_threshold", v, 1, 4095, &n))

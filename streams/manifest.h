@@ -50,7 +50,8 @@
  *   etm_regs = model            ; or the probe's dump: idr0=0x..,idr1=..,idr2=..,idr8=..,
  *                               ; configr=.. (etm4), idr=..,cr=..,ccer=.. (etm3)
  *   cycle_counting = 1          ; only when the ETMv4s counted cycles, then
- *   cc_threshold = 1            ; with their threshold (1..4095)
+ *   cc_threshold = 1            ; with their threshold (1..4095); or the
+ *                               ; ETMv3s traced cycle-accurate (no threshold)
  *   [lv]
  *   encoding = cfiat            ; nxlv | cfiat | mc2rt | cfiata | none
  *   timed = 1
@@ -94,6 +95,12 @@ struct st_port_cfg {
 	enum st_port kind;
 	int framed;	      /* one capture of CoreSight formatter frames */
 	int tpiu;	      /* ... as a TPIU sends them: FSYNCs between frames */
+	/*
+	 * raptor record --port-tpiu=hsync alone, not in the manifest: the TPIU
+	 * fills the port's idle spells with HSYNCs (readers take them in any
+	 * TPIU capture)
+	 */
+	int hsync;
 	unsigned sync_period; /* bytes, a power of 2, 256..2^20 */
 	int v8m;
 	uint8_t trace_id[ST_CF_MAX_CORES];
@@ -109,7 +116,8 @@ struct st_port_cfg {
 	/*
 	 * ETMv4 cycle counting (docs/ETM.md): on with the threshold
 	 * cc_threshold (1..4095); the keys cycle_counting and cc_threshold are
-	 * in [port] only when it is on
+	 * in [port] only when it is on. ETMv3: cycle-accurate mode (ETMCR bit
+	 * 12), cycle_counting alone, cc_threshold 0
 	 */
 	int cycle_counting;
 	unsigned cc_threshold;
@@ -190,8 +198,9 @@ int st_manifest_read(const char *path, struct st_manifest *m) MUST_CHECK;
  *   core_bytes = 10,20   ; raw streams of several cores: each core's bytes
  *   trcidr0, trcidr1, trcidr2, trcidr8, trcconfigr   ; optional (etm4): the
  *   etmidr, etmcr, etmccer                           ; probe's dump (etm3)
- *   cycle_counting = 1   ; optional (etm4): the units counted cycles
- *   cc_threshold = 1     ; optional, with cycle_counting = 1: their threshold
+ *   cycle_counting = 1   ; optional: the units counted cycles (etm4) or
+ *                        ; traced cycle-accurate (etm3)
+ *   cc_threshold = 1     ; optional, etm4 with cycle_counting = 1: their threshold
  *
  * Strict: an unknown section or key, a missing one, a bad value is an
  * error naming the file, the key and the value.

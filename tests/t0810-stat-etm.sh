@@ -28,7 +28,7 @@ test_expect_success 'stat --help names the new options and table' '
 test_expect_success 'the text report has the trace port rows beside the encodings, per core and in total' '
 	"$RAPTOR" stat racy >out &&
 	grep "^encoding " out && grep "^trace port  *bits  *bytes  *bpi  *bpc  *ratio  *to  */ tre bits\$" out &&
-	for p in etm4 etm3 mtb etm4.cstf etm4.cc; do
+	for p in etm4 etm3 mtb etm4.cstf etm4.cc etm3.cc; do
 		grep -q "^  $p  *[0-9][0-9]* " out || { echo "no row $p"; return 1; }
 	done &&
 	grep "^ports by core  *etm4 bpi  *etm4 bpc  *etm3 bpi  *etm3 bpc  *mtb bpi  *mtb bpc  *mtb pkts\$" out &&
@@ -46,8 +46,8 @@ ports() {
 }
 
 # etm_bits REC SYNC: etmcheck's bytes as the same lines, in bits; etm4.cc
-# from etmcheck --cycles 1 (its ETMv4 counting the truth's cycles, every
-# count checked)
+# and etm3.cc from etmcheck --cycles 1 (its ETMv4 counting the truth's
+# cycles, its ETMv3.5 cycle accurate, every count checked)
 etm_bits() {
 	"$ETMCHECK" "$1" --sync "$2" >etm.out || return 1
 	grep -q "; 0 mismatches\$" etm.out || return 1
@@ -59,10 +59,10 @@ etm_bits() {
 		/^frames: / { for (i = 1; i < NF; i++) if (\$(i + 1) == \"bytes,\") f = \$i }
 		END { print \"all etm4\", t[\"etm4\"]; print \"all etm3\", t[\"etm3\"];
 			print \"all mtb\", t[\"mtb\"]; print \"all etm4.cstf\", 8 * f }" etm.out &&
-	awk "/^core [0-9]* etm4:/ {
+	awk "/^core [0-9]* etm[34]:/ {
 			for (i = 1; i < NF; i++) if (\$(i + 1) == \"bytes,\") b = \$i
-			print \$2, \"etm4.cc\", 8 * b; t += 8 * b }
-		END { print \"all etm4.cc\", t }" etmcc.out
+			sub(/:/, \".cc\", \$3); print \$2, \$3, 8 * b; t[\$3] += 8 * b }
+		END { print \"all etm4.cc\", t[\"etm4.cc\"]; print \"all etm3.cc\", t[\"etm3.cc\"] }" etmcc.out
 }
 
 test_expect_success 'every bit count equals etmcheck'"'"'s on the same recording and settings (per core and in total)' '
@@ -111,10 +111,11 @@ test_expect_success 'plausible: ETMv4 below ETMv3.5, MTB 64 bits a packet, frame
 	            i, y = int(cores[c]["instructions"]), int(cores[c]["cycles"])
 	            assert abs(float(x["bpi"]) - int(x["bits"]) / i) < 1e-6, (rec, c, x)
 	            assert abs(float(x["bpc"]) - int(x["bits"]) / y) < 1e-6, (rec, c, x)
-	    for p in ("etm4", "etm3", "mtb", "etm4.cc"):
+	    for p in ("etm4", "etm3", "mtb", "etm4.cc", "etm3.cc"):
 	        assert sum(b[c, p] for c in ids) == b["all", p], (rec, p, "sum")
 	    for c in ids + ["all"]:
 	        assert b[c, "etm4"] < b[c, "etm4.cc"], (rec, c, "cycle counts cost nothing")
+	        assert b[c, "etm3"] < b[c, "etm3.cc"], (rec, c, "W atoms cost nothing")
 	    f = b["all", "etm4.cstf"]
 	    assert f % 128 == 0 and b["all", "etm4"] < f, (rec, "frames")
 	    assert ("0", "etm4.cstf") not in b
@@ -138,7 +139,7 @@ j = json.load(open(\"racy.json\"))
 t = j[\"trace_ports\"]
 assert t[\"sync_period\"] == 4096 and t[\"etm4_arch\"] == \"ARMv7-M\"
 names = [p[\"name\"] for p in t[\"ports\"]]
-assert names == [\"etm4\", \"etm3\", \"mtb\", \"etm4.cstf\", \"etm4.cc\"], names
+assert names == [\"etm4\", \"etm3\", \"mtb\", \"etm4.cstf\", \"etm4.cc\", \"etm3.cc\"], names
 tre = [e for e in j[\"encodings\"] if e[\"name\"] == \"tre\"][0]
 for p in t[\"ports\"]:
     if p[\"name\"] == \"etm4.cstf\":

@@ -113,9 +113,9 @@ test_expect_success 'an imported capture with cycle counts (cycle_counting = 1) 
 	grep -v "cycle_counting\|cc_threshold" imp.ini >imp0.ini &&
 	test_must_fail "$RAPTOR" import r1/cf.bin --elf r1/program.elf --config imp0.ini -o imp0 2>err &&
 	test ! -e imp0 &&
-	sed "s/^format = etm4/format = etm3/" imp.ini >imp3.ini &&
+	sed "s/^format = etm4/format = mtb/" imp.ini >imp3.ini &&
 	test_must_fail "$RAPTOR" import r1/cf.bin --elf r1/program.elf --config imp3.ini -o imp3 2>err &&
-	grep -q "cycle_counting = .1.: ETMv4 cycle counting, and the format is etm3" err
+	grep -q "cycle_counting = .1.: ETMv4 cycle counting or ETMv3.5 cycle-accurate mode, and the format is mtb" err
 '
 
 test_expect_success 'a Cycle Count packet one cycle off: the path still replays, etmcheck names the count' '
@@ -139,8 +139,8 @@ open(\"m/cf.bin\", \"wb\").write(d)
 '
 
 test_expect_success 'usage errors and a damaged [port]' '
-	test_expect_code 2 "$RAPTOR" record "$GUEST/systick-m3-O2.elf" --cf-enc etm3 --port-cycles -o x 2>err &&
-	grep -q "cycle counting is the ETMv4.s" err &&
+	test_expect_code 2 "$RAPTOR" record "$GUEST/systick-m3-O2.elf" --cf-enc mtb --port-cycles -o x 2>err &&
+	grep -q "cycle counting is the ETMs.*an MTB has none" err &&
 	test_expect_code 2 "$RAPTOR" record "$GUEST/systick-m3-O2.elf" --cf-enc etm4 --port-cycles=4096 -o x 2>err &&
 	grep -q "not a threshold from 1 to 4095" err &&
 	test_expect_code 2 "$RAPTOR" record "$GUEST/systick-m3-O2.elf" --port-cycles -o x 2>err &&

@@ -21,10 +21,13 @@
  * cycles with that threshold (etm4_cfg.cc_threshold), fed each step's
  * cycles from the truth, and every count OpenCSD reports must equal the
  * truth's cycles from the point of the previous count (the start of the
- * trace for the first) to the instruction or exception it follows. A
- * recording made through an ETMv4 trace port ([port], raptor record
- * --cf-enc etm4) has its own cf.bin decoded with the manifest's settings
- * and compared the same way, cycle counts included.
+ * trace for the first) to the instruction or exception it follows; the
+ * ETMv3s trace cycle-accurate too (etm3_cfg.cycle_accurate), and the count
+ * OpenCSD gives after each instruction must be the truth's cycles since
+ * the instruction before. A recording made through an ETM trace port
+ * ([port], raptor record --cf-enc etm4 or etm3) has its own cf.bin decoded
+ * with the manifest's settings and compared the same way, cycle counts
+ * included.
  *
  * Per core and format it prints the instructions compared, the
  * mismatches, the bytes and bits per instruction. The instructions no
@@ -73,6 +76,7 @@ struct core {
 	uint64_t *want;		    /* PCs and ETM_OCSD_EXC | number, in order */
 	uint64_t *wcyc;		    /* the core's cycle after each of them (truth) */
 	uint64_t cyc_now;	    /* the cycle after the record being fed */
+	uint64_t insn_cyc;	    /* the cycle after the last instruction retired */
 	size_t n, cap, covered;
 	uint64_t insns, faulted;
 	uint32_t cur_pc;	 /* the PC the core would execute next */
@@ -206,6 +210,16 @@ static int check_rec(void *ctx, uint64_t v)
 	return check_next(c, &c->rec, v);
 }
 
+/* The ETMv3 side expects every element, exceptions in ETMv3's numbering. */
+static uint64_t want3(const struct core *c, size_t i)
+{
+	uint64_t v = c->want[i];
+
+	return v & ETM_OCSD_EXC ? ETM_OCSD_EXC | etm3_exception_number(v & 0x3ff) : v;
+}
+
+static int check_rec3(void *ctx, uint64_t v);
+
 /* The whole of path into *data (malloc'd) and *len. 0 / -1. */
 static int read_whole(const char *path, uint8_t **data, size_t *len)
 {
@@ -243,8 +257,8 @@ static int read_whole(const char *path, uint8_t **data, size_t *len)
 }
 
 /*
- * A recording made through an ETMv4 trace port (raptor record --cf-enc
- * etm4): its cf.bin decoded with the manifest's [port] settings, as the
+ * A recording made through an ETM trace port (raptor record --cf-enc etm4
+ * or etm3): its cf.bin decoded with the manifest's [port] settings, as the
  * replay decodes it (raw streams or frames), and compared with the truth
  * as etmcheck's own streams are, cycle counts included. 0 when it
  * matches, 1 when not or it does not decode, -1 on an error of our own.
@@ -254,6 +268,9 @@ static int check_recorded(const char *rec, const struct st_manifest *man, struct
 {
 	struct etm_ocsd_src src[ST_TRUTH_MAX_CORES];
 	unsigned flags = man->port.cycle_counting ? ETM_OCSD_CYCLES : 0;
+	int v3 = man->port.kind == ST_PORT_ETM3;
+	const char *what = v3 ? "ETMv3" : "ETMv4";
+	etm_ocsd_fn fn = v3 ? check_rec3 : check_rec;
 	char path[4096];
 	uint8_t *data = NULL;
 	size_t len = 0, off = 0;
@@ -263,17 +280,21 @@ static int check_recorded(const char *rec, const struct st_manifest *man, struct
 	if (read_whole(path, &data, &len))
 		return -1;
 	for (int c = 0; c < man->ncores; c++) {
-		src[c] = (struct etm_ocsd_src){.ctx = &cores[c], .have_regs = man->port.have_regs};
+		src[c] = (struct etm_ocsd_src){
+		    .v3 = v3, .ctx = &cores[c], .have_regs = man->port.have_regs};
 		memcpy(src[c].regs, man->port.regs, sizeof(src[c].regs));
 		src[c].c4 = (struct etm4_cfg){
 		    .trace_id = man->port.trace_id[c],
 		    .sync_period = man->port.sync_period,
 		    .v8m = man->port.v8m,
 		    .cc_threshold = man->port.cycle_counting ? man->port.cc_threshold : 0};
+		src[c].c3 = (struct etm3_cfg){.trace_id = man->port.trace_id[c],
+					      .sync_period = man->port.sync_period,
+					      .cycle_accurate = man->port.cycle_counting};
 	}
 	if (man->port.framed) {
 		dk = etm_ocsd_decode_src(src, man->ncores, man->port.tpiu ? 2 : 1, flags, mem, data,
-					 len, check_rec);
+					 len, fn);
 	} else {
 		for (int c = 0; c < man->ncores && !dk; c++) {
 			if (man->port.bytes[c] > len - off) {
@@ -282,21 +303,25 @@ static int check_recorded(const char *rec, const struct st_manifest *man, struct
 					     path);
 			}
 			dk = etm_ocsd_decode_src(&src[c], 1, 0, flags, mem, data + off,
-						 man->port.bytes[c], check_rec);
+						 man->port.bytes[c], fn);
 			off += man->port.bytes[c];
 		}
 	}
 	free(data);
 	for (int c = 0; c < man->ncores; c++) {
 		struct core *co = &cores[c];
+		size_t end = v3 ? co->n : co->covered; /* ETMv3 traces every instruction */
+		char who[64];
 
-		if (!co->rec.bad && !dk && co->rec.got != co->covered)
-			mismatch(&co->rec, co->want[co->rec.got], ~0ull);
-		bad |= report(rec, c, "the recording's ETMv4 (OpenCSD)", &co->rec);
+		if (!co->rec.bad && !dk && co->rec.got != end)
+			mismatch(&co->rec, v3 ? want3(co, co->rec.got) : co->want[co->rec.got],
+				 ~0ull);
+		snprintf(who, sizeof(who), "the recording's %s (OpenCSD)", what);
+		bad |= report(rec, c, who, &co->rec);
 	}
 	bad |= dk != 0;
 	if (!quiet) {
-		printf("recorded: %s's ETMv4 trace (%s); instructions compared per core:", path,
+		printf("recorded: %s's %s trace (%s); instructions compared per core:", path, what,
 		       man->port.tpiu	  ? "TPIU frames"
 		       : man->port.framed ? "frames"
 					  : "raw");
@@ -332,25 +357,32 @@ static int to_frames(struct cstf *f, struct core *c, int ci, size_t min)
 	return 0;
 }
 
-/* The ETMv3 side expects every element, exceptions in ETMv3's numbering. */
-static uint64_t want3(const struct core *c, size_t i)
+/* OpenCSD's next ETMv3 element v against core c's expectation (all of it), in m. */
+static int check_next3(struct core *c, struct cmp *m, uint64_t v)
 {
-	uint64_t v = c->want[i];
-
-	return v & ETM_OCSD_EXC ? ETM_OCSD_EXC | etm3_exception_number(v & 0x3ff) : v;
-}
-
-static int check_etm3(void *ctx, uint64_t v)
-{
-	struct core *c = ctx;
-	struct cmp *m = &c->e3c;
-
+	if (v & ETM_OCSD_CC)
+		return check_cc(c, m, v);
 	if (m->got >= c->n || want3(c, m->got) != v)
 		return mismatch(m, m->got < c->n ? want3(c, m->got) : ~0ull, v);
 	m->got++;
 	if (!(v & ETM_OCSD_EXC))
 		m->got_insns++;
 	return 0;
+}
+
+static int check_etm3(void *ctx, uint64_t v)
+{
+	struct core *c = ctx;
+
+	return check_next3(c, &c->e3c, v);
+}
+
+/* The recording's own ETMv3 trace. */
+static int check_rec3(void *ctx, uint64_t v)
+{
+	struct core *c = ctx;
+
+	return check_next3(c, &c->rec, v);
 }
 
 /* the MTB decoder's next instruction */
@@ -387,8 +419,10 @@ static int step(struct core *c, int ci, const struct st_truth_rec *r,
 		c->cur_pc = next;
 		return 0;
 	}
-	/* the step's cycles (a faulted one's too) count towards the next P0 element */
+	/* the step's cycles (a faulted one's too) count towards the next P0
+	   element (ETMv3: the next instruction's W atoms) */
 	etm4_add_cycles(c->enc, r->cycle - c->cyc_now);
+	etm3_add_cycles(c->e3, r->cycle - c->cyc_now);
 	c->cyc_now = r->cycle;
 	if (r->type == ST_TRUTH_EXC) {
 		if (c->nexc == EXC_DEPTH)
@@ -446,6 +480,7 @@ static int step(struct core *c, int ci, const struct st_truth_rec *r,
 	    etm3_insn(c->e3, &in) || mtb_insn(c->mtb, r->pc, in.size, next, excret))
 		return -1;
 	c->insns++;
+	c->insn_cyc = c->cyc_now;
 	if (in.flags & ETM4_TAIL) {
 		/* the return tail-chained: the new handler returns where the old one would have */
 		unsigned num = r->regs[ISA_R_XPSR] & 0x1ff;
@@ -498,7 +533,8 @@ int main(int argc, char **argv)
 	static struct core cores[ST_TRUTH_MAX_CORES];
 	static struct etm_image img;
 	const struct etm_ocsd_mem *mem = &img.mem;
-	uint64_t tot_cc = 0, tot_bytes = 0, tot_insns = 0, tot_mtb = 0, tot_e3 = 0, tot_frames = 0;
+	uint64_t tot_cc = 0, tot_cc3 = 0, tot_bytes = 0, tot_insns = 0, tot_mtb = 0, tot_e3 = 0,
+		 tot_frames = 0;
 	struct cstf *frames = NULL;
 
 	for (int i = 1; i < argc; i++) {
@@ -558,7 +594,8 @@ int main(int argc, char **argv)
 		    .trace_id = 0x10 + c, .sync_period = sync, .v8m = arch, .cc_threshold = cct};
 
 		cores[c].enc = etm4_new(&cfg);
-		struct etm3_cfg cfg3 = {.trace_id = 0x10 + c, .sync_period = sync};
+		struct etm3_cfg cfg3 = {
+		    .trace_id = 0x10 + c, .sync_period = sync, .cycle_accurate = cct > 0};
 
 		cores[c].e3 = etm3_new(&cfg3);
 		cores[c].mtb = mtb_new();
@@ -622,7 +659,8 @@ int main(int argc, char **argv)
 			       (unsigned long long)co->e4.cc_sum);
 		tot_cc += co->e4.cc_n;
 
-		struct etm3_cfg cfg3 = {.trace_id = 0x10 + c, .sync_period = sync};
+		struct etm3_cfg cfg3 = {
+		    .trace_id = 0x10 + c, .sync_period = sync, .cycle_accurate = cct > 0};
 		struct etm4_stats st3;
 		const uint8_t *d3;
 		size_t len3;
@@ -647,6 +685,14 @@ int main(int argc, char **argv)
 			       len3, co->insns ? 8.0 * len3 / co->insns : 0.0,
 			       (unsigned long long)st3.addresses,
 			       (unsigned long long)st3.exceptions, (unsigned long long)st3.syncs);
+		if (!quiet && cct)
+			printf("core %d etm3 cycles: %llu counts equal the truth's cycles, %llu "
+			       "wrong; %llu cycles counted of the truth's %llu to the last "
+			       "instruction\n",
+			       c, (unsigned long long)co->e3c.cc_n,
+			       (unsigned long long)co->e3c.cc_bad,
+			       (unsigned long long)co->e3c.cc_sum, (unsigned long long)co->insn_cyc);
+		tot_cc3 += co->e3c.cc_n;
 
 		co->mtb_from = ms.first;
 		co->mtb_to = ms.traced;
@@ -716,7 +762,7 @@ int main(int argc, char **argv)
 		}
 		tot_frames = flen;
 	}
-	if (man.port.kind == ST_PORT_ETM4 && man.cf_on) {
+	if ((man.port.kind == ST_PORT_ETM4 || man.port.kind == ST_PORT_ETM3) && man.cf_on) {
 		int k2 = check_recorded(rec, &man, cores, mem, quiet);
 
 		if (k2 < 0)
@@ -734,8 +780,9 @@ int main(int argc, char **argv)
 	if (cct)
 		printf(
 		    "etmcheck: %s: ETMv4 cycle counting, threshold %llu: %llu cycle counts equal "
-		    "the truth's\n",
-		    rec, (unsigned long long)cct, (unsigned long long)tot_cc);
+		    "the truth's; ETMv3 cycle-accurate: %llu\n",
+		    rec, (unsigned long long)cct, (unsigned long long)tot_cc,
+		    (unsigned long long)tot_cc3);
 	ret = bad;
 out:
 	if (tr)

@@ -3,6 +3,7 @@
  * against bytes worked out by hand from the ETMv4 specification (IHI 0064,
  * chapter 6), and round trips of tiny programs through OpenCSD.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "etm/cstf.h"
@@ -501,6 +502,136 @@ static void test_etm3(void)
 	etm3_free(e);
 }
 
+/*
+ * ETMv3 cycle accurate: the same program, each instruction k cycles after
+ * the one before, so that every P-header format of that mode comes out
+ * (IHI 0014, "P-header encodings in cycle-accurate mode"), bytes by hand;
+ * OpenCSD gives k back after each instruction.
+ */
+static void test_etm3_cycles(void)
+{
+	struct etm3_cfg cfg = {.trace_id = 0x13, .sync_period = 4096, .cycle_accurate = 1};
+	struct etm3 *e = etm3_new(&cfg);
+	struct etm3_regs r;
+	struct {
+		struct etm4_insn in;
+		unsigned k;
+	} seq[] = {
+	    {I(0x100, 0x102, 0), 1}, {I(0x102, 0x200, 0), 1}, {I(0x200, 0x104, 0), 3},
+	    {I(0x104, 0x106, 0), 12}, {I(0x106, 0x108, 0), 0},
+	};
+	struct {
+		struct etm4_insn in;
+		unsigned k;
+	} after[] = {
+	    {I(0x300, 0x108, ETM4_EXC_RETURN), 1}, {I(0x108, 0x108, 0), 1}, {I(0x108, 0x108, 0), 0}};
+	struct got g = {.n = 0};
+	const uint8_t *data;
+	size_t n;
+	int ok = 1;
+
+	etm3_regs(&cfg, &r);
+	tap_ok(r.ctrl == 0x1000, "etm3 cycle accurate: ETMCR 0x%x has bit 12", r.ctrl);
+	for (size_t i = 0; i < ARRAY_SIZE(seq); i++) {
+		etm3_add_cycles(e, seq[i].k);
+		ok &= !etm3_insn(e, &seq[i].in);
+	}
+	etm3_add_cycles(e, 5); /* the exception entry's: W atoms of the handler's first */
+	ok &= !etm3_exception(e, 15, 0x300);
+	for (size_t i = 0; i < ARRAY_SIZE(after); i++) {
+		etm3_add_cycles(e, after[i].k);
+		ok &= !etm3_insn(e, &after[i].in);
+	}
+	ok &= !etm3_flush(e);
+	tap_ok(ok, "etm3 cycle accurate: encode the program");
+	static const uint8_t want[] = {
+	    0x00, 0x00, 0x00, 0x00, 0x00, 0x80,	      /* A-sync */
+	    0x70, 0x00, 0x20, 0x01, 0x01, 0x00, 0x00, /* I-sync with cycle count 0 (unknown) */
+	    0x88,				      /* format 1: WE WE (nop, b) */
+	    0xe8,				      /* format 3: WWW E (bx lr, 3 cycles) */
+	    0x05,				      /* branch address: 0x104 */
+	    0xbc, 0xa8,				      /* format 3 alone: 8 W, then 3 W */
+	    0xc0,				      /* format 1: WN (bne, the 12th cycle) */
+	    0x92,				      /* format 4: E (nop, the same cycle) */
+	    0x81, 0x46, 0x1e,			      /* branch 0x300, exception 15 */
+	    0xf4,				      /* format 3: 6 W then E (bx lr: 5 + 1) */
+	    0x76,				      /* exception exit */
+	    0x89, 0x02,				      /* branch address: 0x108 */
+	    0x82,				      /* format 2: W E E (b ., b . in one cycle) */
+	};
+	data = etm3_data(e, &n);
+	bytes_are(data, n, want, sizeof(want), "etm3 cycle-accurate packets");
+#define CC(k) (ETM_OCSD_CC | (k))
+	static const uint64_t path[] = {0x100, CC(1),  0x102, CC(1), 0x200,
+					CC(3), 0x104,  CC(12), 0x106, CC(0),
+					ETM_OCSD_EXC | 15, 0x300, CC(6), 0x108, CC(1),
+					0x108, CC(0)};
+#undef CC
+	int dk = etm_ocsd_decode3(&cfg, &image, data, n, collect, &g);
+	tap_ok(!dk && g.n == (int)ARRAY_SIZE(path) && !memcmp(g.v, path, sizeof(path)),
+	       "etm3 cycle accurate: OpenCSD gives the path and every instruction's cycles "
+	       "back (%d of %zu elements)",
+	       g.n, ARRAY_SIZE(path));
+	for (int i = 0; i < g.n; i++)
+		if (i >= (int)ARRAY_SIZE(path) || g.v[i] != path[i])
+			tap_diag("  [%d] 0x%llx%s", i, (unsigned long long)g.v[i], " <-");
+	/* read without ETMCR bit 12, the same bytes are another trace */
+	cfg.cycle_accurate = 0;
+	g.n = 0;
+	dk = etm_ocsd_decode3(&cfg, &image, data, n, collect, &g);
+	tap_ok(dk || g.n != (int)ARRAY_SIZE(path) - 8,
+	       "etm3 cycle accurate: read as not cycle accurate, the path is not the same");
+	etm3_free(e);
+}
+
+/*
+ * A TPIU's HSYNCs: the same bursts through a formatter with and without
+ * them; cstf_scan finds the same bytes of each source in both, and in a
+ * copy with an HSYNC inside a frame (OpenCSD's deformatter takes one at
+ * any halfword).
+ */
+static void test_cstf_hsync(void)
+{
+	struct cstf *a = cstf_new(), *b = cstf_new();
+	uint8_t d[40], *mid;
+	uint64_t ba[128], fa[128], bb[128], fb[128], bm[128], fm[128];
+	const uint8_t *da, *db;
+	size_t la, lb, h;
+	int ok = a && b;
+
+	for (size_t i = 0; i < sizeof(d); i++)
+		d[i] = (uint8_t)(i * 37 + 1);
+	cstf_set_fsync(a, 16);
+	cstf_set_fsync(b, 16);
+	cstf_set_hsync(b, 1);
+	for (int k = 0; ok && k < 20; k++)
+		ok = !cstf_put(a, 0x10 + k % 3, d, 17 + k) && !cstf_put(b, 0x10 + k % 3, d, 17 + k);
+	ok = ok && !cstf_finish(a) && !cstf_finish(b);
+	da = cstf_data(a, &la);
+	db = cstf_data(b, &lb);
+	h = (lb - la) / 2;
+	tap_ok(ok && lb % 4 == 0 && lb > la && h >= 20,
+	       "cstf hsync: %zu HSYNCs, at most one a burst, the capture whole words (%zu bytes, "
+	       "%zu without)",
+	       h, lb, la);
+	ok = !cstf_scan(da, la, 1, ba, fa) && !cstf_scan(db, lb, 1, bb, fb) &&
+	     !memcmp(ba, bb, sizeof(ba));
+	mid = malloc(lb + 2);
+	if (mid) { /* FSYNC, HSYNC, then an HSYNC after the first frame's 6th byte */
+		memcpy(mid, db, 12);
+		mid[12] = 0xff;
+		mid[13] = 0x7f;
+		memcpy(mid + 14, db + 12, lb - 12);
+	}
+	ok = ok && mid && !cstf_scan(mid, lb + 2, 1, bm, fm) && !memcmp(ba, bm, sizeof(ba));
+	tap_ok(ok, "cstf hsync: the sources' bytes found alike with and without HSYNCs, one inside "
+		   "a frame too (trace ID 0x10: %llu bytes)",
+	       (unsigned long long)ba[0x10]);
+	free(mid);
+	cstf_free(a);
+	cstf_free(b);
+}
+
 /* CoreSight formatter frames by hand (IHI 0029), then two ETMv4 streams in one capture. */
 static void test_cstf(void)
 {
@@ -695,7 +826,9 @@ int main(void)
 	test_periodic_sync();
 	test_cycles();
 	test_etm3();
+	test_etm3_cycles();
 	test_mtb();
 	test_cstf();
+	test_cstf_hsync();
 	return tap_done();
 }
