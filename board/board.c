@@ -77,19 +77,24 @@ int board_peek(const struct board *b, uint32_t addr, void *buf, uint32_t len)
 	return 0;
 }
 
-static uint32_t get_le(const uint8_t *p, unsigned size)
+/* size 1, 2 or 4 (each case folds into one load or store) */
+static inline uint32_t get_le(const uint8_t *p, unsigned size)
 {
-	uint32_t v = 0;
-
-	for (unsigned i = 0; i < size; i++)
-		v |= (uint32_t)p[i] << (8 * i);
-	return v;
+	switch (size) {
+	case 4: return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+		       (uint32_t)p[3] << 24;
+	case 2: return (uint32_t)p[0] | (uint32_t)p[1] << 8;
+	default: return p[0];
+	}
 }
 
-static void put_le(uint8_t *p, unsigned size, uint32_t v)
+static inline void put_le(uint8_t *p, unsigned size, uint32_t v)
 {
-	for (unsigned i = 0; i < size; i++)
-		p[i] = v >> (8 * i);
+	switch (size) {
+	case 4: p[3] = (uint8_t)(v >> 24); p[2] = (uint8_t)(v >> 16); /* fall through */
+	case 2: p[1] = (uint8_t)(v >> 8); /* fall through */
+	default: p[0] = (uint8_t)v;
+	}
 }
 
 static void observe(struct board *b, int core, uint32_t addr, unsigned size, uint32_t val,

@@ -381,28 +381,50 @@ static __attribute__((noinline)) enum dc_fa_result load_walk(struct dc_fa *fa,
 
 /*
  * The usual case is kept short, in 32 bits: one line (an access that wraps
- * at 4 GiB has its ends in different lines), present, every flag covered
- * set. Anything else takes the general walk, which looks this line up again.
+ * at 4 GiB has its ends in different lines) whose flags fit one word. Its
+ * hit, its flag miss and its line miss are load_walk's for that line, in
+ * one pass; anything else takes the general walk.
  */
 enum dc_fa_result dc_fa_load(struct dc_fa *fa, int core, uint32_t addr, unsigned n, uint32_t *ga,
 			     unsigned *glen)
 {
 	struct dc_fa_stats *st = &fa->stats[core];
 	int c = fa->cfg.shared ? 0 : core;
-	uint32_t last = addr + n - 1, gmask = fa->cfg.granule - 1;
+	uint32_t last = addr + n - 1, gmask = fa->cfg.granule - 1, off = fa->cfg.line - 1, ln;
+	unsigned k0, k1;
+	uint64_t m;
 	size_t i;
+	int line_miss = 0;
 
 	st->loads++;
-	if (!((addr ^ last) >> fa->line_bits) &&
-	    (i = lookup_hinted(fa, c, addr >> fa->line_bits)) != FA_NONE &&
-	    flags_test(fa, i, (addr & (fa->cfg.line - 1)) >> fa->gran_bits,
-		       ((last & (fa->cfg.line - 1)) >> fa->gran_bits) + 1)) {
-		fa->ways[i].lru = ++fa->clock;
+	if ((addr ^ last) >> fa->line_bits || fa->fw != 1)
+		return load_walk(fa, st, c, addr & ~(uint64_t)gmask,
+				 (addr + (uint64_t)n + gmask) & ~(uint64_t)gmask, ga, glen);
+	ln = addr >> fa->line_bits;
+	k0 = (addr & off) >> fa->gran_bits;
+	k1 = ((last & off) >> fa->gran_bits) + 1;
+	m = ~0ull >> (64 - (k1 - k0)) << k0;
+	i = lookup_hinted(fa, c, ln);
+	if (i == FA_NONE) {
+		i = fill(fa, set_base(fa, c, ln), ln, st);
+		line_miss = 1;
+	}
+	fa->ways[i].lru = ++fa->clock;
+	if ((fa->flags[i] & m) == m) { /* a line that missed came with its flags clear */
 		st->load_hits++;
 		return DC_FA_HIT;
 	}
-	return load_walk(fa, st, c, addr & ~(uint64_t)gmask,
-			 (addr + (uint64_t)n + gmask) & ~(uint64_t)gmask, ga, glen);
+	fa->flags[i] |= m; /* Fig. 3, line 6 */
+	if (line_miss)
+		st->line_misses++;
+	else
+		st->fa_misses++;
+	st->traced_bytes += (uint64_t)(k1 - k0) << fa->gran_bits;
+	if (ga)
+		*ga = ln << fa->line_bits | k0 << fa->gran_bits;
+	if (glen)
+		*glen = (k1 - k0) << fa->gran_bits;
+	return DC_FA_MISS;
 }
 
 /* Drop line ln from every cache but core's: write-invalidate coherence. */
