@@ -178,11 +178,16 @@ void st_lv_put(struct st_lv_encoder *e, const struct st_lv_msg *m, const uint8_t
 		fl->cnt += pk_uvlc(&p, ad_sizes(f->adapt, f->cnt, &e->ad.cnt), m->count);
 		ad_note(f->adapt, &e->ad.cnt, m->count);
 	}
-	/* bytes in address order, each LSB first: a little-endian word, 8 at a time */
+	/* bytes in address order, each LSB first: a little-endian word, 8 at a time, the rest in one */
 	for (; i + 8 <= n; i += 8)
 		pk_bits(&p, load64(value + i), 64);
-	for (; i < n; i++)
-		pk_bits(&p, value[i], 8);
+	if (i < n) {
+		uint64_t v = 0;
+
+		for (unsigned k = n - i; k-- > 0;)
+			v = v << 8 | value[i + k];
+		pk_bits(&p, v, 8 * (n - i));
+	}
 	fl->value += 8 * (uint64_t)n;
 	fl->msgs++;
 	pk_flush(&p);
