@@ -74,6 +74,19 @@ static const char replay_usage[] =
 	"Exit status: 0 when the replay reached the end (or POSITION) with no desync\n"
 	"and, with --verify, no difference; 1 otherwise; 2 for bad usage.\n";
 
+/* What a trace port's decoded path holds (etmpath.h): bytes a message, packed and in all. */
+static void print_path_memory(const struct rpl_etm_stats *ps)
+{
+	if (!ps->path_messages)
+		return;
+	fprintf(stderr, "  decoded path: %llu messages in %llu bytes (%.2f a message); %llu of "
+		"them packed in %llu bytes (%.2f a message)\n",
+		(unsigned long long)ps->path_messages, (unsigned long long)ps->path_bytes,
+		(double)ps->path_bytes / ps->path_messages,
+		(unsigned long long)ps->path_packed, (unsigned long long)ps->path_packed_bytes,
+		ps->path_packed ? (double)ps->path_packed_bytes / ps->path_packed : 0.0);
+}
+
 int cmd_replay(int argc, char **argv)
 {
 	enum { O_VERIFY = 256, O_TO, O_RANDOM, O_INTERVAL, O_SEED, O_POINTS, O_MEMORY, O_NOINDEX,
@@ -217,13 +230,15 @@ int cmd_replay(int argc, char **argv)
 			rpl_memory_use(r, &mu);
 			fprintf(stderr, "  checkpoints: %llu bytes now, %llu at most, budget %llu "
 				"of --memory %llu (time index %llu, initial image %llu, live "
-				"memory %llu, cf walk %llu, rest of the process %llu of %llu "
+				"memory %llu, cf walk %llu, decoded path %llu, rest of the process "
+				"%llu of %llu "
 				"resident); %zu compressed (%llu to %llu bytes), %llu dropped, "
 				"%llu laid down again\n", (unsigned long long)cs.bytes,
 				(unsigned long long)cs.peak, (unsigned long long)cs.budget,
 				(unsigned long long)mu.memory, (unsigned long long)mu.time_index,
 				(unsigned long long)mu.initial, (unsigned long long)mu.live,
-				(unsigned long long)mu.walk, (unsigned long long)mu.rest,
+				(unsigned long long)mu.walk, (unsigned long long)mu.path,
+				(unsigned long long)mu.rest,
 				(unsigned long long)mu.resident, cs.packed,
 				(unsigned long long)cs.raw_state, (unsigned long long)cs.packed_state,
 				(unsigned long long)cs.dropped, (unsigned long long)cs.recreated);
@@ -277,6 +292,7 @@ int cmd_replay(int argc, char **argv)
 						"instructions in them are unknown\n", i,
 						(unsigned long long)ps->gaps[i],
 						ps->lost_at_end[i] ? " (the last never closed)" : "");
+			print_path_memory(ps);
 		}
 		if (rpl_exited(r, &status)) {
 			if (full)

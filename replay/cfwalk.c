@@ -8,6 +8,7 @@
 #include "board/board.h"
 #include "predictors/bp.h"
 #include "streams/cfmsg.h"
+#include "util/leb.h"
 
 #define MAX_CORES ST_CF_MAX_CORES
 /* exception entries that interrupted an IT block, per core, not yet returned to */
@@ -192,41 +193,6 @@ static int walk_error(struct cfw *x, int pre, int core, uint64_t bit, const char
 }
 
 /* ---- message lists ---------------------------------------------------------------- */
-
-static void put_uleb(uint8_t **p, uint64_t v)
-{
-	do {
-		*(*p)++ = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
-		v >>= 7;
-	} while (v);
-}
-
-static uint64_t get_uleb(const uint8_t **p)
-{
-	uint64_t v = 0;
-	unsigned sh = 0;
-	uint8_t b;
-
-	do {
-		b = *(*p)++;
-		v |= (uint64_t)(b & 0x7f) << sh;
-		sh += 7;
-	} while (b & 0x80);
-	return v;
-}
-
-/* deltas between neighbours, either sign */
-static uint64_t zigzag(uint64_t a, uint64_t b)
-{
-	int64_t d = (int64_t)(a - b);
-
-	return ((uint64_t)d << 1) ^ (uint64_t)(d >> 63);
-}
-
-static uint64_t unzigzag(uint64_t z, uint64_t b)
-{
-	return b + ((z >> 1) ^ (0 - (z & 1)));
-}
 
 /* the most one message takes packed: 9 fields of up to 10 bytes, exc, flags */
 #define MSG_PACKED_MAX (9 * 10 + 3 + 1)

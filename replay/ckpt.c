@@ -59,6 +59,7 @@ void rpl_memory_use(const struct rpl *r, struct rpl_memory_use *u)
 	u->walk_messages = ms.messages;
 	u->walk_packed = ms.packed;
 	u->walk_packed_bytes = ms.packed_bytes;
+	u->path = rpl_port_stats(r) ? rpl_port_stats(r)->path_bytes : 0;
 	u->resident = rss;
 	u->rest = 0;
 	if (rss > held && budgets)
@@ -67,7 +68,8 @@ void rpl_memory_use(const struct rpl *r, struct rpl_memory_use *u)
 	 * headroom: what the store may grow by before it trims again (a new
 	 * checkpoint, the pages copied on write meanwhile)
 	 */
-	others = u->time_index + u->initial + u->live + u->walk + u->rest + r->memory / 64;
+	others = u->time_index + u->initial + u->live + u->walk + u->path + u->rest +
+		 r->memory / 64;
 	u->store = r->memory > others + floor ? r->memory - others : floor;
 }
 
@@ -89,7 +91,8 @@ static void share_memory(struct rpl *r)
 
 	/* published first: the rest is what the resident size has beyond it now */
 	now = rpl_ckstore_bytes(r->ck) + (r->tix ? rpl_tix_bytes(r->tix) : 0) +
-	      rpl_mem_bytes(r->init) + rpl_mem_bytes(r->mem) + (r->cfw ? cfw_memory(r->cfw, &ms) : 0);
+	      rpl_mem_bytes(r->init) + rpl_mem_bytes(r->mem) + (r->cfw ? cfw_memory(r->cfw, &ms) : 0) +
+	      (rpl_port_stats(r) ? rpl_port_stats(r)->path_bytes : 0);
 	proc_held += now - r->held; /* (modulo 2^64: a drop is a wrapped sum) */
 	r->held = now;
 	rpl_memory_use(r, &u);

@@ -11,18 +11,42 @@
 #include "etm/ocsd.h"
 #include "etm/port.h"
 #include "etm/thumb.h"
+#include "replay/pmsgs.h"
 
 #define U(x) ((unsigned long long)(x))
 #define STACK 64 /* active exceptions' return addresses kept per core */
 
 struct tr;
 
-/* A core's decoded messages, in its order, with the merge's key of each. */
-struct core_msgs {
+/*
+ * RAPTOR_PATH_PLAIN set (not empty) at rpl_etm_open: the path is kept
+ * plain too, as it was before it was packed (24 bytes a message and the
+ * key), and every message rpl_etm_next hands out is checked against the
+ * plain path's (a white-box switch, so that the tests compare both).
+ */
+struct plain {
 	struct cfw_pmsg *v;
-	uint64_t *keys; /* lower-bound cycles at each message */
-	size_t n, a;
+	uint64_t *keys;
+	size_t n, a, next;
 };
+
+static void plain_push(struct plain *p, const struct cfw_pmsg *m, uint64_t key)
+{
+	if (p->n == p->a) {
+		p->a = p->a ? 2 * p->a : 256;
+		p->v = xrealloc(p->v, p->a * sizeof(*p->v));
+		p->keys = xrealloc(p->keys, p->a * sizeof(*p->keys));
+	}
+	p->v[p->n] = *m;
+	p->keys[p->n++] = key;
+}
+
+static void plain_release(struct plain *p)
+{
+	free(p->v);
+	free(p->keys);
+	*p = (struct plain){0};
+}
 
 /* One core's decoding: where its trace has got to, and its messages. */
 struct core_tr {
@@ -43,14 +67,15 @@ struct core_tr {
 	uint32_t last_pc; /* the latest instruction */
 	uint32_t stack[STACK];
 	int depth;
-	struct core_msgs msgs;
+	struct rpl_pmsgs msgs; /* its messages, the merge's key (lb) with each */
+	struct plain plain;    /* RAPTOR_PATH_PLAIN: the same, plain */
 };
 
 struct tr {
 	const struct st_manifest *mf;
 	const char *file;
 	const struct etm_image *im;
-	int v3;
+	int v3, plain;
 	uint32_t vtor;
 	struct core_tr c[ST_CF_MAX_CORES];
 	struct rpl_etm_stats *st;
@@ -88,20 +113,16 @@ static int PRINTF_LIKE(3, 4) fail(const struct core_tr *c, uint64_t at, const ch
 static void push(struct core_tr *c, enum cfw_pkind kind, uint64_t n, uint32_t ta, unsigned exc,
 		 uint64_t at)
 {
-	struct core_msgs *p = &c->msgs;
+	struct cfw_pmsg m = {.n = n,
+			     .at = at,
+			     .ta = ta,
+			     .exc = (uint16_t)exc,
+			     .core = (uint8_t)c->core,
+			     .kind = (uint8_t)kind};
 
-	if (p->n == p->a) {
-		p->a = p->a ? 2 * p->a : 256;
-		p->v = xrealloc(p->v, p->a * sizeof(*p->v));
-		p->keys = xrealloc(p->keys, p->a * sizeof(*p->keys));
-	}
-	p->v[p->n] = (struct cfw_pmsg){.n = n,
-				       .at = at,
-				       .ta = ta,
-				       .exc = (uint16_t)exc,
-				       .core = (uint8_t)c->core,
-				       .kind = (uint8_t)kind};
-	p->keys[p->n++] = c->lb;
+	rpl_pmsgs_push(&c->msgs, &m, c->lb);
+	if (c->t->plain)
+		plain_push(&c->plain, &m, c->lb);
 	c->cnt = 0;
 }
 
@@ -281,30 +302,68 @@ static void finish(struct core_tr *c)
 }
 
 /*
- * The decoded path: every core's messages, kept per core, handed to the
- * walk by rpl_etm_next in the order of their lower-bound cycle counts (ties
- * to the lower core), the end messages last, in core order.
+ * The decoded path: every core's messages, kept per core, packed
+ * (pmsgs.h), handed to the walk by rpl_etm_next in the order of their
+ * lower-bound cycle counts (ties to the lower core), the end messages
+ * last, in core order. The walk reads the path once, forward (it keeps
+ * what it has read: cfwalk.c's struct msgs), so each core's reader
+ * unpacks one chunk at a time.
  */
 struct rpl_etm {
 	int ncores;
-	struct core_msgs m[ST_CF_MAX_CORES];
-	size_t next[ST_CF_MAX_CORES]; /* each core's next message to hand out */
+	struct rpl_pmsgs m[ST_CF_MAX_CORES];
+	struct rpl_pcur *next; /* each core's reader: its next message to hand out */
 	uint64_t end_icnt[ST_CF_MAX_CORES];
 	int ends; /* end messages handed out */
 	struct rpl_etm_stats st;
+	int plain;
+	struct plain p[ST_CF_MAX_CORES]; /* RAPTOR_PATH_PLAIN: the path plain too */
 };
+
+/*
+ * RAPTOR_PATH_PLAIN: the plain path's next message (its merge as it was
+ * before the path was packed) must be m, from core best (-1: none is
+ * left). 0, or -1 with an error.
+ */
+static int plain_check(struct rpl_etm *e, int best, const struct cfw_pmsg *m, uint64_t key)
+{
+	struct plain *p = e->p;
+	int pb = -1;
+
+	for (int c = 0; c < e->ncores; c++)
+		if (p[c].next < p[c].n &&
+		    (pb < 0 || p[c].keys[p[c].next] < p[pb].keys[p[pb].next]))
+			pb = c;
+	if (pb < 0 && best < 0)
+		return 0;
+	if (pb == best && !memcmp(&p[pb].v[p[pb].next], m, sizeof(*m)) &&
+	    p[pb].keys[p[pb].next] == key) {
+		p[pb].next++;
+		return 0;
+	}
+	return error("decoded path: core %d's message %llu, packed, is not the plain path's "
+		     "(core %d's message %llu): RAPTOR_PATH_PLAIN", best,
+		     best < 0 ? 0 : U(e->next[best].k), pb, pb < 0 ? 0 : U(p[pb].next));
+}
 
 int rpl_etm_next(void *ctx, struct cfw_pmsg *out)
 {
 	struct rpl_etm *e = ctx;
+	const struct cfw_pmsg *m, *bm = NULL;
+	uint64_t key, bkey = 0;
 	int best = -1;
 
 	for (int c = 0; c < e->ncores; c++)
-		if (e->next[c] < e->m[c].n &&
-		    (best < 0 || e->m[c].keys[e->next[c]] < e->m[best].keys[e->next[best]]))
+		if ((m = rpl_pcur_peek(&e->next[c], &key)) && (best < 0 || key < bkey)) {
 			best = c;
+			bm = m;
+			bkey = key;
+		}
+	if (e->plain && plain_check(e, best, bm, bkey))
+		return 1; /* the walk says the path ends early */
 	if (best >= 0) {
-		*out = e->m[best].v[e->next[best]++];
+		*out = *bm;
+		rpl_pcur_skip(&e->next[best]);
 		return 0;
 	}
 	if (e->ends == e->ncores)
@@ -325,9 +384,10 @@ void rpl_etm_free(struct rpl_etm *e)
 	if (!e)
 		return;
 	for (int c = 0; c < e->ncores; c++) {
-		free(e->m[c].v);
-		free(e->m[c].keys);
+		rpl_pmsgs_release(&e->m[c]);
+		plain_release(&e->p[c]);
 	}
+	free(e->next);
 	free(e);
 }
 
@@ -558,10 +618,12 @@ struct rpl_etm *rpl_etm_open(const struct st_manifest *mf, const char *elf_path,
 	t.file = file;
 	t.im = &im;
 	t.v3 = mf->port.kind == ST_PORT_ETM3;
+	t.plain = e->plain = getenv("RAPTOR_PATH_PLAIN") && *getenv("RAPTOR_PATH_PLAIN");
 	t.vtor = board_mem_of(mf->model).rom_base;
 	t.st = st;
 	for (int c = 0; c < mf->ncores; c++) {
 		t.c[c] = (struct core_tr){.t = &t, .core = c};
+		rpl_pmsgs_init(&t.c[c].msgs, c);
 		src[c] = (struct etm_ocsd_src){
 		    .v3 = t.v3, .ctx = &t.c[c], .have_regs = mf->port.have_regs};
 		memcpy(src[c].regs, mf->port.regs, sizeof(src[c].regs));
@@ -622,14 +684,25 @@ struct rpl_etm *rpl_etm_open(const struct st_manifest *mf, const char *elf_path,
 		st->end_branch[c] = t.c[c].end_branch;
 		e->end_icnt[c] = t.c[c].cnt;
 		e->m[c] = t.c[c].msgs; /* the path takes them over */
-		t.c[c].msgs = (struct core_msgs){0};
+		rpl_pmsgs_init(&t.c[c].msgs, c);
+		e->p[c] = t.c[c].plain;
+		t.c[c].plain = (struct plain){0};
+	}
+	e->next = xmalloc(mf->ncores * sizeof(*e->next));
+	st->path_bytes = mf->ncores * sizeof(*e->next);
+	for (int c = 0; c < mf->ncores; c++) {
+		rpl_pcur_init(&e->next[c], &e->m[c], 0);
+		st->path_messages += rpl_pmsgs_count(&e->m[c]);
+		st->path_bytes += rpl_pmsgs_bytes(&e->m[c]);
+		st->path_packed += (uint64_t)e->m[c].nchunks * RPL_PCHUNK;
+		st->path_packed_bytes += e->m[c].packed_bytes;
 	}
 	ret = e;
 	e = NULL;
 out:
 	for (int c = 0; c < mf->ncores; c++) {
-		free(t.c[c].msgs.v);
-		free(t.c[c].msgs.keys);
+		rpl_pmsgs_release(&t.c[c].msgs);
+		plain_release(&t.c[c].plain);
 	}
 	rpl_etm_free(e);
 	etm_image_release(&im);
@@ -638,50 +711,52 @@ out:
 
 int rpl_etm_gap_sig(const struct rpl_etm *e, int core, uint64_t nth, struct rpl_gap_sig *sig)
 {
-	const struct core_msgs *l = &e->m[core];
-	uint64_t seen = 0, pos;
-	size_t i;
+	uint64_t k = rpl_pmsgs_find_gap(&e->m[core], nth), pos;
+	const struct cfw_pmsg *p, *after;
+	struct rpl_pcur *cur;
+	struct cfw_pmsg m;
 
-	for (i = 0; i < l->n; i++)
-		if (l->v[i].kind == CFW_P_GAP && seen++ == nth)
-			break;
-	if (i == l->n)
+	if (k == UINT64_MAX)
 		return -1;
-	sig->pc = l->v[i].ta;
+	cur = xmalloc(sizeof(*cur));
+	rpl_pcur_init(cur, &e->m[core], k);
+	sig->pc = rpl_pcur_peek(cur, NULL)->ta;
 	sig->n = 0;
 	sig->c = xmalloc(RPL_GAP_SIG * sizeof(*sig->c));
 	/* step 0, the instruction at the target, is the first the next message counts */
 	pos = 0;
-	for (i++; i < l->n && sig->n < RPL_GAP_SIG; i++) {
-		const struct cfw_pmsg *m = &l->v[i];
-
-		if (m->kind == CFW_P_GAP)
+	for (rpl_pcur_skip(cur); sig->n < RPL_GAP_SIG && (p = rpl_pcur_peek(cur, NULL));) {
+		m = *p; /* the reader moves on to the message after it */
+		rpl_pcur_skip(cur);
+		if (m.kind == CFW_P_GAP)
 			break;
-		switch (m->kind) {
+		switch (m.kind) {
 		case CFW_P_BRANCH:
-			pos += m->n;
+			pos += m.n;
 			/* an exception before the target's first instruction: that step is the
 			 * entry */
-			if (i + 1 < l->n && l->v[i + 1].kind == CFW_P_EXC && !l->v[i + 1].n)
+			after = rpl_pcur_peek(cur, NULL);
+			if (after && after->kind == CFW_P_EXC && !after->n)
 				break;
 			sig->c[sig->n].at = pos;
-			sig->c[sig->n].pc = m->ta;
+			sig->c[sig->n].pc = m.ta;
 			sig->c[sig->n++].kind = 0;
 			break;
 		case CFW_P_EXC:
-			pos += m->n;
+			pos += m.n;
 			sig->c[sig->n].at = pos;
-			sig->c[sig->n].pc = m->exc;
+			sig->c[sig->n].pc = m.exc;
 			sig->c[sig->n++].kind = 1;
 			pos++;
 			break;
 		case CFW_P_TAIL:
-			pos += m->n;
+			pos += m.n;
 			sig->c[sig->n].at = pos - 1;
 			sig->c[sig->n].pc = 0;
 			sig->c[sig->n++].kind = 2;
 			break;
 		}
 	}
+	free(cur);
 	return 0;
 }

@@ -52,6 +52,12 @@ struct rpl_etm_stats {
 	 * the path ends before it
 	 */
 	uint8_t end_branch[ST_CF_MAX_CORES];
+	/*
+	 * The path as it is held (replay/pmsgs.h): its messages (the end
+	 * messages aside) and the bytes it takes in all (its readers too);
+	 * those of them packed, and their bytes.
+	 */
+	uint64_t path_messages, path_bytes, path_packed, path_packed_bytes;
 };
 
 /*

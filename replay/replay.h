@@ -197,6 +197,7 @@ struct rpl_memory_use {
 	uint64_t walk;	     /* a control-flow-only replay's messages and code (cfw_memory) */
 	/* of those messages: how many, how many packed, in how many bytes */
 	uint64_t walk_messages, walk_packed, walk_packed_bytes;
+	uint64_t path; /* a trace port's decoded path, the walk's source (etmpath.h) */
 	/*
 	 * The rest of the process's resident memory (code, libraries, decoder,
 	 * caches, the allocator's free memory: what the fields above and the
