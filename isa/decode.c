@@ -19,7 +19,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "isa/isa_priv.h"
 #include "isa/model.h"
@@ -44,16 +43,8 @@ struct isa_decoder *isa_decoder_new(enum isa_model model)
 	}
 	d->cache_on = !getenv("RAPTOR_NO_DECODE_CACHE"); /* white-box switch */
 	d->simple = isa_simple_engine() || !d->cache_on;
-	/*
-	 * 8 MiB of page pointers, mapped: the kernel's zero pages until touched.
-	 * From malloc, a second decoder reuses a freed heap block and calloc
-	 * clears all of it (half the cost of opening a small recording).
-	 */
-	d->pages = mmap(NULL, DC_TABLE_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-			-1, 0);
-	if (d->pages == MAP_FAILED)
-		die("isa: cannot map the decode cache's page table (%zu bytes): %m",
-		    (size_t)DC_TABLE_BYTES);
+	/* 8 MiB of page pointers, touched sparsely: mapped (calloc cleared it whole) */
+	d->pages = xmap_table(DC_TABLE_BYTES, "the decode cache's page table");
 	return d;
 }
 
@@ -72,7 +63,7 @@ void isa_decoder_free(struct isa_decoder *d)
 	for (size_t i = 0; i < d->nused; i++)
 		free(d->used[i]);
 	free(d->used);
-	munmap(d->pages, DC_TABLE_BYTES);
+	xunmap_table(d->pages, DC_TABLE_BYTES);
 	cs_close(&d->cs);
 	if (d->v8m)
 		cs_close(&d->cs_v8);
