@@ -191,8 +191,9 @@ $(BUILD)/obj/tests/fuzz/fuzz_lv.o: tests/fuzz/fuzz_stream.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -DFZ_LV=1 -c $< -o $@
 
-# each base recording keeps its instruction decoder: see fuzz_stream.c
-$(BUILD)/fuzz/fuzz_cf $(BUILD)/fuzz/fuzz_lv: FUZZ_WRAP = -Wl,--wrap=isa_decoder_new,--wrap=isa_decoder_free
+# each base recording keeps its instruction decoder and isa_describe's answers: see fuzz_stream.c
+$(BUILD)/fuzz/fuzz_cf $(BUILD)/fuzz/fuzz_lv: FUZZ_WRAP = \
+	-Wl,--wrap=isa_decoder_new,--wrap=isa_decoder_free,--wrap=isa_describe
 
 $(BUILD)/fuzz/fuzz_%: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(FUZZ_UTIL) $(BUILD)/libraptor.a
 	@mkdir -p $(dir $@)

@@ -70,6 +70,86 @@ struct isa_decoder *__wrap_isa_decoder_new(enum isa_model model)
 
 void __wrap_isa_decoder_free(struct isa_decoder *d) {}
 
+/*
+ * The control-flow-only walk (replay/cfwalk.c) asks isa_describe about
+ * each PC it reaches, once per replay: Capstone's disassembly and its
+ * allocations were a quarter of fuzz_cf's time. A base's code never
+ * changes (the walk runs no instruction: nothing writes to memory), so
+ * the answers are kept per base for the whole run: the Makefile links
+ * with --wrap=isa_describe too. Only successful answers are kept (a
+ * failure also sets error_last: asked again).
+ */
+int __real_isa_describe(struct isa_decoder *d, const struct isa_bus *bus, uint32_t pc, char *buf,
+			size_t len, unsigned *size, enum isa_cf *cf, uint32_t *target);
+int __wrap_isa_describe(struct isa_decoder *d, const struct isa_bus *bus, uint32_t pc, char *buf,
+			size_t len, unsigned *size, enum isa_cf *cf, uint32_t *target);
+
+struct described {
+	uint32_t pc;
+	int used;
+	unsigned size;
+	enum isa_cf cf;
+	uint32_t target;
+	char text[256];
+};
+
+/* Per base: open addressing on the PC, at most half full. */
+static struct memo {
+	struct described *v;
+	size_t cap, n;
+} memos[ARRAY_SIZE(bases)];
+
+static struct described *memo_slot(struct memo *m, uint32_t pc)
+{
+	size_t i = (pc * 0x9e3779b1u) & (m->cap - 1);
+
+	while (m->v[i].used && m->v[i].pc != pc)
+		i = (i + 1) & (m->cap - 1);
+	return &m->v[i];
+}
+
+static void memo_grow(struct memo *m)
+{
+	struct memo g = { calloc(m->cap ? 2 * m->cap : 1024, sizeof(*g.v)),
+			  m->cap ? 2 * m->cap : 1024, m->n };
+
+	if (!g.v)
+		abort();
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->v[i].used)
+			*memo_slot(&g, m->v[i].pc) = m->v[i];
+	free(m->v);
+	*m = g;
+}
+
+int __wrap_isa_describe(struct isa_decoder *d, const struct isa_bus *bus, uint32_t pc, char *buf,
+			size_t len, unsigned *size, enum isa_cf *cf, uint32_t *target)
+{
+	struct memo *m = &memos[current];
+	struct described *e;
+
+	if (2 * (m->n + 1) > m->cap)
+		memo_grow(m);
+	e = memo_slot(m, pc);
+	if (!e->used) {
+		if (__real_isa_describe(d, bus, pc, e->text, sizeof(e->text), &e->size, &e->cf,
+					&e->target))
+			return -1;
+		e->pc = pc;
+		e->used = 1;
+		m->n++;
+	}
+	if (buf && len)
+		snprintf(buf, len, "%s", e->text);
+	if (size)
+		*size = e->size;
+	if (cf)
+		*cf = e->cf;
+	if (target)
+		*target = e->target;
+	return 0;
+}
+
 static void add_base(const char *dir)
 {
 	struct base *b = &bases[nbases];
