@@ -431,8 +431,8 @@ static const char *const reg_names[ISA_NREGS] = {
  * rpl_open (mf NULL: the manifest and the streams are read from dir's
  * files) and rpl_open_streams (mf, cf and lv given).
  */
-static struct rpl *open_recording(const char *dir, const struct st_manifest *mf,
-				  const uint8_t *cf, const uint8_t *lv)
+static struct rpl *open_recording(const char *dir, const struct st_manifest *mf, const uint8_t *cf,
+				  const uint8_t *lv)
 {
 	static const uint8_t no_bytes[1]; /* a stream of 0 bits given as NULL */
 	struct rpl *r;
