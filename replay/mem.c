@@ -151,7 +151,7 @@ static inline uint32_t known_bits(const struct rpl_mem_page *p, uint32_t off)
 	return p->known[k] | (k + 1 < PAGE_SIZE / 8 ? (uint32_t)p->known[k + 1] << 8 : 0);
 }
 
-/* Bytes [off, off + n) of p are known: a bit at a time at the ends, whole bytes of flags between. */
+/* Bytes [off, off + n) of p become known: bits at the ends, whole bytes of flags between. */
 static void mark_known(struct rpl_mem_page *p, uint32_t off, uint32_t n)
 {
 	uint32_t end = off + n;

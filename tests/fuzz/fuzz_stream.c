@@ -35,22 +35,23 @@
 #endif
 
 struct base {
-	char *dir;		/* the recording */
-	struct st_manifest mf;	/* its manifest */
-	uint8_t *other;		/* its other stream (FZ_LV: cf.bin; else lv.bin or NULL) */
-	uint64_t limit;		/* instructions to run at most */
+	char *dir;	       /* the recording */
+	struct st_manifest mf; /* its manifest */
+	uint8_t *other;	       /* its other stream (FZ_LV: cf.bin; else lv.bin or NULL) */
+	uint64_t limit;	       /* instructions to run at most */
 };
 
 static struct base bases[32];
 static int nbases;
 
 /*
- * rpl_open makes an instruction decoder and rpl_close frees it: 8 MiB of
- * decode-cache page pointers (isa/decode.c), allocated, then walked and
- * freed, for every input; that was 70% of the time. So the Makefile links
- * this target with -Wl,--wrap=isa_decoder_new,--wrap=isa_decoder_free:
- * each base recording gets its decoder once and keeps it, decode cache
- * and all (its program never changes). `current` says whose it is.
+ * Opening a replay makes an instruction decoder and closing it frees it,
+ * decode cache and all, so every input would decode its program again
+ * (and the decoder's 8 MiB page table, before it was mapped, was 70% of
+ * the time). So the Makefile links this target with
+ * -Wl,--wrap=isa_decoder_new,--wrap=isa_decoder_free: each base recording
+ * gets its decoder once and keeps it, decode cache and all (its program
+ * never changes). `current` says whose it is.
  */
 struct isa_decoder *__real_isa_decoder_new(enum isa_model model);
 struct isa_decoder *__wrap_isa_decoder_new(enum isa_model model);
@@ -110,8 +111,8 @@ static struct described *memo_slot(struct memo *m, uint32_t pc)
 
 static void memo_grow(struct memo *m)
 {
-	struct memo g = { calloc(m->cap ? 2 * m->cap : 1024, sizeof(*g.v)),
-			  m->cap ? 2 * m->cap : 1024, m->n };
+	struct memo g = {calloc(m->cap ? 2 * m->cap : 1024, sizeof(*g.v)),
+			 m->cap ? 2 * m->cap : 1024, m->n};
 
 	if (!g.v)
 		abort();
