@@ -295,6 +295,9 @@ void rpl_mem_set_page(struct rpl_mem *m, size_t i, struct rpl_mem_page *p)
 	if (p)
 		p->refs++;
 	unref(m, m->page[i]);
-	m->held += (p != NULL) - (m->page[i] != NULL);
+	if (p && !m->page[i])
+		m->held++;
+	else if (!p && m->page[i])
+		m->held--;
 	m->page[i] = p;
 }

@@ -165,6 +165,8 @@ static void add_base(const char *dir)
 	if (FZ_LV ? !b->mf.lv_on : !b->mf.cf_on)
 		return; /* no such stream in this recording (encoding = none): not a base for us */
 	b->dir = strdup(dir);
+	if (!b->dir)
+		abort();
 	if (FZ_LV || b->mf.lv_on) {
 		path = fz_join(dir, FZ_LV ? b->mf.cf_file : b->mf.lv_file);
 		b->other = (uint8_t *)fz_read(path, NULL);
