@@ -19,7 +19,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "isa/isa_priv.h"
 #include "isa/model.h"
@@ -44,16 +43,8 @@ struct isa_decoder *isa_decoder_new(enum isa_model model)
 	}
 	d->cache_on = !getenv("RAPTOR_NO_DECODE_CACHE"); /* white-box switch */
 	d->simple = isa_simple_engine() || !d->cache_on;
-	/*
-	 * 8 MiB of page pointers, mapped: the kernel's zero pages until touched.
-	 * From malloc, a second decoder reuses a freed heap block and calloc
-	 * clears all of it (half the cost of opening a small recording).
-	 */
-	d->pages = mmap(NULL, DC_TABLE_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-			-1, 0);
-	if (d->pages == MAP_FAILED)
-		die("isa: cannot map the decode cache's page table (%zu bytes): %m",
-		    (size_t)DC_TABLE_BYTES);
+	/* 8 MiB of page pointers, touched sparsely: mapped (calloc cleared it whole) */
+	d->pages = xmap_table(DC_TABLE_BYTES, "the decode cache's page table");
 	return d;
 }
 
@@ -72,7 +63,7 @@ void isa_decoder_free(struct isa_decoder *d)
 	for (size_t i = 0; i < d->nused; i++)
 		free(d->used[i]);
 	free(d->used);
-	munmap(d->pages, DC_TABLE_BYTES);
+	xunmap_table(d->pages, DC_TABLE_BYTES);
 	cs_close(&d->cs);
 	if (d->v8m)
 		cs_close(&d->cs_v8);
@@ -433,8 +424,14 @@ static int fetch_insn(const struct isa_bus *bus, uint32_t pc, uint32_t *raw, uns
 	return 0;
 }
 
-static void decode_into(struct isa_decoder *d, struct isa_insn *in, uint32_t pc,
-			uint32_t raw, unsigned size)
+/*
+ * Decode raw at pc into *in. If text: when Capstone is asked (not for IT,
+ * the ARMv6-M and ARMv8-M encodings decided by hand), its text is put
+ * there too ("mnemonic operands", or "(undecodable 0x...)"), and 1 is
+ * returned: isa_describe then needs no second disassembly. Else 0.
+ */
+static int decode_into(struct isa_decoder *d, struct isa_insn *in, uint32_t pc, uint32_t raw,
+		       unsigned size, char *text, size_t len)
 {
 	uint8_t b[4];
 	cs_insn *ci;
@@ -446,12 +443,12 @@ static void decode_into(struct isa_decoder *d, struct isa_insn *in, uint32_t pc,
 	if (d->v6m && v6m_undefined(raw, size)) {
 		/* no Capstone id: the trace modules see no branch in it */
 		in->fn = isa_exec_undefined;
-		return;
+		return 0;
 	}
 	if (size == 2 && (raw & 0xff00) == 0xbf00 && (raw & 0xf)) {
 		in->fn = isa_exec_it; /* IT: never shown to Capstone */
 		in->plain = 1;
-		return;
+		return 0;
 	}
 	if (d->v8m) {
 		const char *name;
@@ -459,7 +456,7 @@ static void decode_into(struct isa_decoder *d, struct isa_insn *in, uint32_t pc,
 
 		if (hand == HAND_SECEXT) {
 			in->fn = isa_exec_unimplemented;
-			return;
+			return 0;
 		}
 		/*
 		 * LDAEXD/STLEXD are ARMv8-A's: UNDEFINED on ARMv8-M (QEMU 7.2
@@ -467,12 +464,12 @@ static void decode_into(struct isa_decoder *d, struct isa_insn *in, uint32_t pc,
 		 */
 		if (size == 4 && (raw >> 16 & 0xffe0) == 0xe8c0 && (raw & 0xf0) == 0xf0) {
 			in->fn = isa_exec_undefined;
-			return;
+			return 0;
 		}
 		if (hand != HAND_NONE) {
 			in->id = hand == HAND_MRS ? ARM_INS_MRS : ARM_INS_MSR;
 			in->fn = isa_exec_table[in->id];
-			return;
+			return 0;
 		}
 	}
 	if (size == 2) {
@@ -489,14 +486,19 @@ static void decode_into(struct isa_decoder *d, struct isa_insn *in, uint32_t pc,
 		if (isa_is_vfp(d->model, raw, size)) /* the FP handler reports what it lacks */
 			in->fn = isa_model_info(d->model)->fpu != ISA_FPU_NONE ? isa_exec_vfp
 										: isa_exec_nocp;
-		return;
+		if (text)
+			snprintf(text, len, "(undecodable 0x%0*x)", (int)size * 2, raw);
+		return text != NULL;
 	}
+	if (text)
+		snprintf(text, len, "%s %s", ci->mnemonic, ci->op_str);
 	convert(d, in, ci);
 	isa_classify(in);
 	in->plain = (uint8_t)isa_insn_plain(in);
 	if (!d->simple)
 		isa_specialise(in);
 	cs_free(ci, 1);
+	return text != NULL;
 }
 
 const struct isa_insn *isa_decode(struct isa_decoder *d, const struct isa_bus *bus,
@@ -530,7 +532,7 @@ const struct isa_insn *isa_decode(struct isa_decoder *d, const struct isa_bus *b
 		*err = 1;
 		return NULL;
 	}
-	decode_into(d, in, pc, raw, size);
+	decode_into(d, in, pc, raw, size, NULL, 0);
 	d->decodes++;
 	return in;
 }
@@ -554,10 +556,12 @@ int isa_describe(struct isa_decoder *d, const struct isa_bus *bus, uint32_t pc, 
 	struct isa_insn in;
 	uint8_t b[4];
 	cs_insn *ci;
+	char text[sizeof(ci->mnemonic) + sizeof(ci->op_str)]; /* "%s %s" of them fits */
+	int texted;
 
 	if (fetch_insn(bus, pc, &raw, &sz))
 		return error("isa: cannot fetch an instruction at 0x%08x", pc);
-	decode_into(d, &in, pc, raw, sz);
+	texted = decode_into(d, &in, pc, raw, sz, buf && len ? text : NULL, sizeof(text));
 	if (size)
 		*size = sz;
 	if (cf)
@@ -581,6 +585,10 @@ int isa_describe(struct isa_decoder *d, const struct isa_bus *bus, uint32_t pc, 
 		}
 		if (d->v8m && v8m_hand_text(raw, sz, buf, len))
 			return 0;
+		if (texted) { /* decode_into's disassembly, the same as below */
+			snprintf(buf, len, "%s%s", text, undef);
+			return 0;
+		}
 		if (sz == 2) {
 			b[0] = raw;
 			b[1] = raw >> 8;

@@ -85,6 +85,8 @@ struct dinfo {
 #define RUN_MAX 64
 #define DPAGE_BITS 12
 #define DPAGE_N (1u << (DPAGE_BITS - 1))
+/* 2^20 page pointers (8 MiB), touched sparsely: mapped (util.h xmap_table) */
+#define DPAGE_TABLE_BYTES (((size_t)1 << (32 - DPAGE_BITS)) * sizeof(struct dinfo *))
 
 /* An exception entry that interrupted an IT block: where, and the ITSTATE it stacked. */
 struct frame {
@@ -1470,7 +1472,7 @@ struct cfw *cfw_new(const struct cfw_config *cfg)
 	x->open_core = -1;
 	simple = getenv("RAPTOR_CFW_SIMPLE"); /* white-box switch */
 	x->simple = simple && *simple;
-	x->pages = xcalloc((size_t)1 << (32 - DPAGE_BITS), sizeof(*x->pages));
+	x->pages = xmap_table(DPAGE_TABLE_BYTES, "the walk's page table");
 	for (int c = 0; c < x->ncores; c++) {
 		uint32_t xpsr = mf->regs[c][ISA_R_XPSR];
 		struct walker w = { .pc = mf->regs[c][ISA_R_PC] & ~1u,
@@ -1508,7 +1510,7 @@ void cfw_free(struct cfw *x)
 	for (size_t i = 0; i < x->nused; i++)
 		free(x->used[i]);
 	free(x->used);
-	free(x->pages);
+	xunmap_table(x->pages, DPAGE_TABLE_BYTES);
 	free(x);
 }
 

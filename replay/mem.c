@@ -24,6 +24,7 @@ struct pool {
 
 struct rpl_mem {
 	struct pool *pool;
+	size_t held; /* pages held: page[]'s entries that are not NULL */
 	struct rpl_mem_page *page[ROM_PAGES + SRAM_PAGES];
 };
 
@@ -49,6 +50,7 @@ static struct rpl_mem_page *own(struct rpl_mem *m, size_t pi)
 	}
 	q->refs = 1;
 	m->pool->pages++;
+	m->held += !p;
 	return m->page[pi] = q;
 }
 
@@ -103,15 +105,12 @@ void rpl_mem_restore(struct rpl_mem *m, const struct rpl_mem *snap,
 		if (m->page[i])
 			m->page[i]->refs++;
 	}
+	m->held = snap->held;
 }
 
 uint64_t rpl_mem_bytes(const struct rpl_mem *m)
 {
-	uint64_t n = 0;
-
-	for (size_t i = 0; i < ARRAY_SIZE(m->page); i++)
-		n += m->page[i] != NULL;
-	return n * sizeof(struct rpl_mem_page) + sizeof(*m);
+	return m->held * sizeof(struct rpl_mem_page) + sizeof(*m);
 }
 
 uint64_t rpl_mem_pool_bytes(const struct rpl_mem *m)
@@ -152,6 +151,21 @@ static inline uint32_t known_bits(const struct rpl_mem_page *p, uint32_t off)
 	return p->known[k] | (k + 1 < PAGE_SIZE / 8 ? (uint32_t)p->known[k + 1] << 8 : 0);
 }
 
+/* Bytes [off, off + n) of p become known: bits at the ends, whole bytes of flags between. */
+static void mark_known(struct rpl_mem_page *p, uint32_t off, uint32_t n)
+{
+	uint32_t end = off + n;
+
+	for (; off < end && off % 8; off++)
+		p->known[off / 8] |= 1u << (off % 8);
+	if (end - off >= 8) {
+		memset(p->known + off / 8, 0xff, (end - off) / 8);
+		off += (end - off) / 8 * 8;
+	}
+	for (; off < end; off++)
+		p->known[off / 8] |= 1u << (off % 8);
+}
+
 void rpl_mem_write(struct rpl_mem *m, uint32_t addr, const uint8_t *buf, uint32_t n)
 {
 	uint32_t off = addr & (PAGE_SIZE - 1);
@@ -178,8 +192,7 @@ void rpl_mem_write(struct rpl_mem *m, uint32_t addr, const uint8_t *buf, uint32_
 		if (k > n)
 			k = n;
 		memcpy(p->data + off, buf, k);
-		for (uint32_t i = off; i < off + k; i++)
-			p->known[i / 8] |= 1u << (i % 8);
+		mark_known(p, off, k);
 		addr += k;
 		buf += k;
 		n -= k;
@@ -282,5 +295,9 @@ void rpl_mem_set_page(struct rpl_mem *m, size_t i, struct rpl_mem_page *p)
 	if (p)
 		p->refs++;
 	unref(m, m->page[i]);
+	if (p && !m->page[i])
+		m->held++;
+	else if (!p && m->page[i])
+		m->held--;
 	m->page[i] = p;
 }

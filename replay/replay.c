@@ -427,8 +427,14 @@ static const char *const reg_names[ISA_NREGS] = {
 	"sp", "lr", "pc", "xpsr", "msp", "psp", "primask", "basepri", "faultmask", "control",
 };
 
-struct rpl *rpl_open(const char *dir)
+/*
+ * rpl_open (mf NULL: the manifest and the streams are read from dir's
+ * files) and rpl_open_streams (mf, cf and lv given).
+ */
+static struct rpl *open_recording(const char *dir, const struct st_manifest *mf, const uint8_t *cf,
+				  const uint8_t *lv)
 {
+	static const uint8_t no_bytes[1]; /* a stream of 0 bits given as NULL */
 	struct rpl *r;
 	struct board_sched_config sc;
 	char *mpath;
@@ -440,7 +446,9 @@ struct rpl *rpl_open(const char *dir)
 	mpath = join(dir, "manifest.ini");
 
 	r->dir = xstrdup(dir);
-	if (st_manifest_read(mpath, &r->mf))
+	if (mf)
+		r->mf = *mf;
+	else if (st_manifest_read(mpath, &r->mf))
 		goto fail;
 	r->ncores = r->mf.ncores;
 	r->bm = board_mem_of(r->mf.model);
@@ -503,9 +511,12 @@ struct rpl *rpl_open(const char *dir)
 			r->bp[i] = r->mf.bp_shared && i ? r->bp[0] : bp_new(&r->mf.bp);
 	}
 	r->cf_path = join(dir, r->mf.cf_file);
-	if (map_stream(&r->cf_map, r->cf_path, r->mf.cf_bits))
+	if (mf)
+		r->cf_buf = cf ? cf : no_bytes;
+	else if (map_stream(&r->cf_map, r->cf_path, r->mf.cf_bits))
 		goto fail;
-	r->cf_buf = r->cf_map.p;
+	else
+		r->cf_buf = r->cf_map.p;
 	if (r->mf.lv_on) {
 		st_cf_decoder_init(&r->d.cfd, &r->mf.cf, r->cf_buf, r->mf.cf_bits, r->cf_path);
 	} else {
@@ -526,9 +537,12 @@ struct rpl *rpl_open(const char *dir)
 	}
 	if (r->mf.lv_on) {
 		r->lv_path = join(dir, r->mf.lv_file);
-		if (map_stream(&r->lv_map, r->lv_path, r->mf.lv_bits))
+		if (mf)
+			r->lv_buf = lv ? lv : no_bytes;
+		else if (map_stream(&r->lv_map, r->lv_path, r->mf.lv_bits))
 			goto fail;
-		r->lv_buf = r->lv_map.p;
+		else
+			r->lv_buf = r->lv_map.p;
 		st_lv_decoder_init(&r->d.lvd, &r->mf.lv, r->lv_buf, r->mf.lv_bits, r->lv_path);
 		if (r->mf.lv.enc == ST_LV_CFIAT) {
 			r->fa = dc_fa_new(&r->mf.cache);
@@ -553,6 +567,17 @@ fail:
 	free(mpath);
 	rpl_close(r);
 	return NULL;
+}
+
+struct rpl *rpl_open(const char *dir)
+{
+	return open_recording(dir, NULL, NULL, NULL);
+}
+
+struct rpl *rpl_open_streams(const char *dir, const struct st_manifest *mf, const uint8_t *cf,
+			     const uint8_t *lv)
+{
+	return open_recording(dir, mf, cf, lv);
 }
 
 void rpl_close(struct rpl *r)

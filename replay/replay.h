@@ -113,6 +113,22 @@ struct rpl_stop {
  * an error naming the file and the problem.
  */
 struct rpl *rpl_open(const char *dir);
+/*
+ * rpl_open, with the manifest and the streams in memory: mf as
+ * st_manifest_read leaves it (copied; nothing of it is checked again, so
+ * its cf_bits and lv_bits must be the lengths of the streams given), cf
+ * mf->cf_bits bits of control-flow stream and, if mf->lv_on, lv mf->lv_bits
+ * bits of load-value stream, (bits + 7) / 8 bytes each (not copied: they
+ * must not change and must outlive the replay; NULL for 0 bits). The
+ * program is read from dir/mf->elf (the ELF's checks as rpl_open's), and
+ * messages name the files rpl_open would read (dir/mf->cf_file, ...).
+ * Not for a persistent index (replay/index.h): it is keyed by dir's files.
+ * For replaying many streams against one recording's manifest and program
+ * without writing a file (the fuzz targets, tests/fuzz/fuzz_stream.c).
+ * NULL with an error, as rpl_open.
+ */
+struct rpl *rpl_open_streams(const char *dir, const struct st_manifest *mf, const uint8_t *cf,
+			     const uint8_t *lv);
 void rpl_close(struct rpl *r);
 
 const struct st_manifest *rpl_manifest(const struct rpl *r);

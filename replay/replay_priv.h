@@ -105,7 +105,7 @@ struct rpl {
 
 	/* streams, each with the next message's head already decoded */
 	struct fmap cf_map, lv_map; /* the stream files, mapped (util/fmap.h) */
-	const uint8_t *cf_buf, *lv_buf;
+	const uint8_t *cf_buf, *lv_buf; /* the streams: mapped, or rpl_open_streams' */
 	struct dyn d; /* everything a checkpoint restores besides the blobs below */
 
 	/* the step under way */

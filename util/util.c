@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* Per thread: raptor serve indexes in a second thread (replay/bgindex.h). */
 _Thread_local int error_quiet_depth;
@@ -71,6 +72,21 @@ void *xcalloc(size_t n, size_t m)
 	if (!p)
 		die("out of memory allocating %zu x %zu bytes", n, m);
 	return p;
+}
+
+void *xmap_table(size_t n, const char *what)
+{
+	void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		die("cannot map %s (%zu bytes): %s", what, n, strerror(errno));
+	return p;
+}
+
+void xunmap_table(void *p, size_t n)
+{
+	if (p)
+		munmap(p, n);
 }
 
 void *xrealloc(void *p, size_t n)

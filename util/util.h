@@ -48,6 +48,16 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t m);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+/*
+ * A zeroed table of n bytes for sparse use (2^20 page pointers, say),
+ * mapped: the kernel's zero pages until touched, so setting one up and
+ * freeing it costs nothing whatever its size. From malloc a large block may
+ * be a reused heap block that calloc clears whole, and a sanitizer's
+ * allocator poisons and unpoisons all of it. Dies on exhaustion, naming
+ * what; free with xunmap_table(p, n).
+ */
+void *xmap_table(size_t n, const char *what);
+void xunmap_table(void *p, size_t n);
 
 /* Parse an unsigned integer (decimal, 0x hex); 0 on success, -1 otherwise. */
 int parse_u64(const char *s, uint64_t *out) MUST_CHECK;

@@ -1,55 +1,57 @@
 /*
  * fuzz_cf, fuzz_lv: a stream decoder (streams/cfmsg.c, streams/lvmsg.c,
  * and for a control-flow-only recording replay/cfwalk.c) driven the way
- * the debugger drives it: through the replay (rpl_open, rpl_run, a seek
- * back and forth), with the fuzz input as the stream of a small real
+ * the debugger drives it: through the replay (rpl_open_streams, rpl_run,
+ * a seek back and forth), with the fuzz input as the stream of a small real
  * recording. Built twice from this file: -DFZ_LV=0 (cf.bin) and -DFZ_LV=1
  * (lv.bin).
  *
  * Input: byte 0 picks the base recording (bits 0..4, modulo their number)
  * and the padding (bits 5..7: the stream has 8 * (size - 1) - pad bits, as
- * the manifest then says); the rest is the stream file. The seeds are the
+ * the manifest then says); the rest is the stream. The seeds are the
  * base recordings' own streams (tests/fuzz/run.sh makes them).
  *
- * The base recordings are directories in fz_recs_dir(); each is copied to
- * a scratch directory once, where every input rewrites the stream file and
- * the manifest's bits. The oracle is the sanitizers, plus: the replay ends
- * (a limit of 4 times the base's length and 20000 instructions), and
- * reaches the same position again after going back to the beginning.
+ * The base recordings are directories in fz_recs_dir(), used in place:
+ * each one's manifest is read once, and every input is replayed with
+ * rpl_open_streams, its bits in a copy of that manifest, the input itself
+ * as the stream (libFuzzer's copy of it: ASan sees a read past its end)
+ * and the base's other stream, read once. Nothing is written per input.
+ * The oracle is the sanitizers, plus: the replay ends (a limit of 4 times
+ * the base's length and 20000 instructions), and reaches the same position
+ * again after going back to the beginning.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "replay/replay.h"
+#include "streams/manifest.h"
 #include "tests/fuzz/fuzz_util.h"
 #include "util/util.h"
 
 #ifndef FZ_LV
 #define FZ_LV 0
 #endif
-#define FZ_SECTION (FZ_LV ? "[lv]" : "[cf]")
 
 struct base {
-	char *dir;	   /* the scratch copy */
-	char *stream;	   /* its stream file */
-	char *manifest;	   /* its manifest.ini */
-	char *head, *tail; /* the manifest's text before and after the stream's bits */
-	uint64_t limit;	   /* instructions to run at most */
+	char *dir;	       /* the recording */
+	struct st_manifest mf; /* its manifest */
+	uint8_t *other;	       /* its other stream (FZ_LV: cf.bin; else lv.bin or NULL) */
+	uint64_t limit;	       /* instructions to run at most */
 };
 
 static struct base bases[32];
 static int nbases;
 
 /*
- * rpl_open makes an instruction decoder and rpl_close frees it: 8 MiB of
- * decode-cache page pointers (isa/decode.c), allocated, then walked and
- * freed, for every input; that was 70% of the time. So the Makefile links
- * this target with -Wl,--wrap=isa_decoder_new,--wrap=isa_decoder_free:
- * each base recording gets its decoder once and keeps it, decode cache
- * and all (its program never changes). `current` says whose it is.
+ * Opening a replay makes an instruction decoder and closing it frees it,
+ * decode cache and all, so every input would decode its program again
+ * (and the decoder's 8 MiB page table, before it was mapped, was 70% of
+ * the time). So the Makefile links this target with
+ * -Wl,--wrap=isa_decoder_new,--wrap=isa_decoder_free: each base recording
+ * gets its decoder once and keeps it, decode cache and all (its program
+ * never changes). `current` says whose it is.
  */
 struct isa_decoder *__real_isa_decoder_new(enum isa_model model);
 struct isa_decoder *__wrap_isa_decoder_new(enum isa_model model);
@@ -69,86 +71,122 @@ struct isa_decoder *__wrap_isa_decoder_new(enum isa_model model)
 
 void __wrap_isa_decoder_free(struct isa_decoder *d) {}
 
-/* Split the manifest text at the number of "bits = N" in FZ_SECTION. 0 / -1. */
-static int split_manifest(struct base *b, char *text)
-{
-	char *sec = strstr(text, FZ_SECTION), *bits, *end;
+/*
+ * The control-flow-only walk (replay/cfwalk.c) asks isa_describe about
+ * each PC it reaches, once per replay: Capstone's disassembly and its
+ * allocations were a quarter of fuzz_cf's time. A base's code never
+ * changes (the walk runs no instruction: nothing writes to memory), so
+ * the answers are kept per base for the whole run: the Makefile links
+ * with --wrap=isa_describe too. Only successful answers are kept (a
+ * failure also sets error_last: asked again).
+ */
+int __real_isa_describe(struct isa_decoder *d, const struct isa_bus *bus, uint32_t pc, char *buf,
+			size_t len, unsigned *size, enum isa_cf *cf, uint32_t *target);
+int __wrap_isa_describe(struct isa_decoder *d, const struct isa_bus *bus, uint32_t pc, char *buf,
+			size_t len, unsigned *size, enum isa_cf *cf, uint32_t *target);
 
-	if (!sec)
-		return -1;
-	bits = strstr(sec, "\nbits = ");
-	if (!bits)
-		return -1;
-	bits += strlen("\nbits = ");
-	end = bits + strspn(bits, "0123456789");
-	b->tail = strdup(end);
-	*bits = 0;
-	b->head = strdup(text);
-	return b->head && b->tail ? 0 : -1;
+struct described {
+	uint32_t pc;
+	int used;
+	unsigned size;
+	enum isa_cf cf;
+	uint32_t target;
+	char text[256];
+};
+
+/* Per base: open addressing on the PC, at most half full. */
+static struct memo {
+	struct described *v;
+	size_t cap, n;
+} memos[ARRAY_SIZE(bases)];
+
+static struct described *memo_slot(struct memo *m, uint32_t pc)
+{
+	size_t i = (pc * 0x9e3779b1u) & (m->cap - 1);
+
+	while (m->v[i].used && m->v[i].pc != pc)
+		i = (i + 1) & (m->cap - 1);
+	return &m->v[i];
 }
 
-/* The value of "key = value" in FZ_SECTION of the manifest text, malloc'ed; NULL if absent. */
-static char *section_value(const char *text, const char *key)
+static void memo_grow(struct memo *m)
 {
-	const char *sec = strstr(text, FZ_SECTION), *p;
-	char want[64];
+	struct memo g = {calloc(m->cap ? 2 * m->cap : 1024, sizeof(*g.v)),
+			 m->cap ? 2 * m->cap : 1024, m->n};
 
-	if (!sec)
-		return NULL;
-	snprintf(want, sizeof(want), "\n%s = ", key);
-	p = strstr(sec, want);
-	if (!p)
-		return NULL;
-	p += strlen(want);
-	return strndup(p, strcspn(p, "\n"));
+	if (!g.v)
+		abort();
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->v[i].used)
+			*memo_slot(&g, m->v[i].pc) = m->v[i];
+	free(m->v);
+	*m = g;
 }
 
-static void add_base(const char *from)
+int __wrap_isa_describe(struct isa_decoder *d, const struct isa_bus *bus, uint32_t pc, char *buf,
+			size_t len, unsigned *size, enum isa_cf *cf, uint32_t *target)
 {
-	static int ndirs;
+	struct memo *m = &memos[current];
+	struct described *e;
+
+	if (2 * (m->n + 1) > m->cap)
+		memo_grow(m);
+	e = memo_slot(m, pc);
+	if (!e->used) {
+		if (__real_isa_describe(d, bus, pc, e->text, sizeof(e->text), &e->size, &e->cf,
+					&e->target))
+			return -1;
+		e->pc = pc;
+		e->used = 1;
+		m->n++;
+	}
+	if (buf && len)
+		snprintf(buf, len, "%s", e->text);
+	if (size)
+		*size = e->size;
+	if (cf)
+		*cf = e->cf;
+	if (target)
+		*target = e->target;
+	return 0;
+}
+
+static void add_base(const char *dir)
+{
 	struct base *b = &bases[nbases];
-	char name[32], *text, *file;
+	char *path = fz_join(dir, "manifest.ini");
 	struct rpl *r;
 
-	snprintf(name, sizeof(name), "base%d", ndirs++);
-	b->dir = fz_join(fz_tmpdir(), name);
-	if (mkdir(b->dir, 0700)) {
-		perror(b->dir);
+	if (st_manifest_read(path, &b->mf)) {
+		fprintf(stderr, "fuzz: %s\n", error_last());
 		abort();
 	}
-	fz_copy_dir(from, b->dir);
-	b->manifest = fz_join(b->dir, "manifest.ini");
-	text = fz_read(b->manifest, NULL);
-	if (!text) {
-		perror(b->manifest);
+	free(path);
+	if (FZ_LV ? !b->mf.lv_on : !b->mf.cf_on)
+		return; /* no such stream in this recording (encoding = none): not a base for us */
+	b->dir = strdup(dir);
+	if (!b->dir)
 		abort();
+	if (FZ_LV || b->mf.lv_on) {
+		path = fz_join(dir, FZ_LV ? b->mf.cf_file : b->mf.lv_file);
+		b->other = (uint8_t *)fz_read(path, NULL);
+		if (!b->other) {
+			perror(path);
+			abort();
+		}
+		free(path);
 	}
-	file = section_value(text, "file");
-	if (!file || split_manifest(b, text)) {
-		/* no such stream in this recording (encoding = none): not a base for us */
-		free(file);
-		free(text);
-		free(b->head);
-		free(b->tail);
-		free(b->manifest);
-		free(b->dir);
-		memset(b, 0, sizeof(*b));
-		return;
-	}
-	b->stream = fz_join(b->dir, file);
-	free(file);
-	free(text);
 	/* the base itself must replay: its length bounds the fuzzed replays */
 	current = nbases;
 	r = rpl_open(b->dir);
 	if (!r || rpl_run(r, UINT64_MAX) < 0) {
-		fprintf(stderr, "fuzz: the base recording %s does not replay: %s\n", from,
+		fprintf(stderr, "fuzz: the base recording %s does not replay: %s\n", dir,
 			error_last());
 		abort();
 	}
 	b->limit = 4 * rpl_position(r) + 20000;
 	rpl_close(r);
-	fprintf(stderr, "fuzz: base %d: %s\n", nbases, from);
+	fprintf(stderr, "fuzz: base %d: %s\n", nbases, dir);
 	nbases++;
 }
 
@@ -164,7 +202,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	free(dirs);
 	free(recs);
 	if (!nbases) {
-		fprintf(stderr, "fuzz: no base recording has a %s stream\n", FZ_SECTION);
+		fprintf(stderr, "fuzz: no base recording has a%s stream\n", FZ_LV ? "n lv" : " cf");
 		abort();
 	}
 	error_quiet(1); /* the replay's messages are the inputs' business */
@@ -174,12 +212,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	struct st_manifest mf;
 	struct base *b;
 	uint64_t bits, pos;
 	unsigned pad;
 	struct rpl *r;
-	char num[32];
-	FILE *f;
 	int k;
 
 	if (!size)
@@ -189,14 +226,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pad = data[0] >> 5;
 	bits = 8 * (uint64_t)(size - 1);
 	bits = bits >= pad ? bits - pad : 0;
-	fz_write(b->stream, data + 1, size - 1);
-	snprintf(num, sizeof(num), "%llu", (unsigned long long)bits);
-	f = fopen(b->manifest, "w");
-	if (!f || fputs(b->head, f) == EOF || fputs(num, f) == EOF || fputs(b->tail, f) == EOF ||
-	    fclose(f))
-		abort();
-
-	r = rpl_open(b->dir);
+	mf = b->mf;
+	if (FZ_LV) {
+		mf.lv_bits = bits;
+		r = rpl_open_streams(b->dir, &mf, b->other, data + 1);
+	} else {
+		mf.cf_bits = bits;
+		r = rpl_open_streams(b->dir, &mf, data + 1, b->other);
+	}
 	if (!r)
 		return 0;
 	k = rpl_run(r, b->limit);

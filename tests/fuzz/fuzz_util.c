@@ -98,34 +98,6 @@ char *fz_read(const char *path, size_t *len)
 	return buf;
 }
 
-void fz_copy_dir(const char *from, const char *to)
-{
-	DIR *d = opendir(from);
-	struct dirent *e;
-
-	if (!d)
-		fz_fail("cannot open", from);
-	while ((e = readdir(d))) {
-		char *src = fz_join(from, e->d_name), *dst, *data;
-		struct stat sb;
-		size_t n;
-
-		if (stat(src, &sb) || !S_ISREG(sb.st_mode)) {
-			free(src);
-			continue;
-		}
-		data = fz_read(src, &n);
-		if (!data)
-			fz_fail("cannot read", src);
-		dst = fz_join(to, e->d_name);
-		fz_write(dst, data, n);
-		free(data);
-		free(dst);
-		free(src);
-	}
-	closedir(d);
-}
-
 char *fz_recs_dir(void)
 {
 	const char *env = getenv("RAPTOR_FUZZ_RECS");

@@ -24,8 +24,6 @@ char *fz_join(const char *a, const char *b);
 void fz_write(const char *path, const void *data, size_t len);
 /* The whole of path, malloc'ed and NUL-terminated, *len its size; NULL if it cannot be read. */
 char *fz_read(const char *path, size_t *len);
-/* Copy the regular files of directory from into directory to (which exists). */
-void fz_copy_dir(const char *from, const char *to);
 
 /*
  * The directory of base recordings: $RAPTOR_FUZZ_RECS, else "recs" next
