@@ -43,7 +43,7 @@
  * enough to complete the message at the head of the stream, and file the
  * decoded messages per core. The replay's walkers then follow those lists
  * with the same code. The messages the replay has passed are kept packed
- * (about 12 bytes each, against 88 plain), for the replay to go back over.
+ * (7 to 8 bytes each, against 88 plain), for the replay to go back over.
  *
  * Global order. Each core's PC sequence is exact; the interleaving of the
  * cores is not known between messages, because the board's timing depends

@@ -264,7 +264,7 @@ test_expect_success 'the decoded messages are packed once replayed: bytes per me
 	read n p b <walk &&
 	echo "# $n messages, $p packed in $b bytes" &&
 	test "$n" -ge 20000 && test "$p" -ge $((n - 1024)) &&
-	test "$b" -le $((p * 16))
+	test "$b" -le $((p * 10))
 '
 
 test_expect_success '--to stops at a position' '
