@@ -302,20 +302,6 @@ static inline uint64_t word_mask(unsigned w, unsigned k0, unsigned k1)
 	return ~0ull >> (64 - (hi - lo)) << lo;
 }
 
-/* 1 if the flags of granules [k0, k1) of way i are all set. */
-static inline int flags_test(const struct dc_fa *fa, size_t i, unsigned k0, unsigned k1)
-{
-	const uint64_t *f = &fa->flags[i * fa->fw];
-
-	for (unsigned w = k0 >> 6; w <= (k1 - 1) >> 6; w++) {
-		uint64_t m = word_mask(w, k0, k1);
-
-		if ((f[w] & m) != m)
-			return 0;
-	}
-	return 1;
-}
-
 /* Set the flags of granules [k0, k1) of way i; 1 if all were set before. */
 static inline int flags_set(struct dc_fa *fa, size_t i, unsigned k0, unsigned k1)
 {
