@@ -454,7 +454,7 @@ static inline void flush_plain(struct board *b, int i)
 	}
 }
 
-/* The trace-regs line of the step about to run, into b->line (out of line: the common case has none). */
+/* The trace-regs line of the step about to run, into b->line (out of line: rarely asked). */
 static __attribute__((noinline)) void trace_line(struct board *b, struct isa_cpu *cpu)
 {
 	b->line_len = format_regs(cpu, b->line);

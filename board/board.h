@@ -124,7 +124,7 @@ void board_free(struct board *b);
 int board_load(struct board *b, const char *elf_path) MUST_CHECK;
 const struct isa_elf *board_elf(const struct board *b);
 
-/* Attach an observer (at most one; NULL detaches). The previous one's plain steps are reported first. */
+/* Attach an observer (at most one; NULL detaches); the previous one's plain steps go first. */
 void board_observe(struct board *b, const struct board_observer *obs);
 
 /* Report every core's counted plain steps to the observer's on_plain (if any) now. */

@@ -25,10 +25,13 @@
  * the budget, rpl_ckstore_trim first compresses the states of the cold
  * checkpoints (zlib level 1; a few nearest the replay stay raw), then
  * thins; once it has thinned, it thins at the current density before it
- * compresses, so that no state is compressed only to be dropped. Thinning keeps slot k, with the replay at slot c and d = |k - c|,
- * only if k is a multiple of 2^(m + bitlen(d >> s)), bitlen(0) = 0: full
- * density (every m-th) within 2^s slots of the replay, then half as dense
- * in each further doubling of the distance, so about 2^s checkpoints per
+ * compresses, so that what that density drops now is not compressed
+ * first (a state compressed inside the dense window may still be dropped
+ * when the replay has moved on). Thinning keeps slot k, with the replay
+ * at slot c and d = |k - c|, only if k is a multiple of
+ * 2^(m + bitlen(d >> s)), bitlen(0) = 0: full density (every m-th)
+ * within 2^s slots of the replay, then half as dense in each further
+ * doubling of the distance, so about 2^s checkpoints per
  * doubling whatever the recording's length. It starts at s = 6, m = 0;
  * each time thinning at the current (s, m) is not enough, s goes down by
  * one, and once it is 0, m goes up by one. The density never goes up again
