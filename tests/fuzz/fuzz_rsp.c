@@ -9,8 +9,10 @@
  *
  * Input: the bytes a client sends. A new server serves one session on a
  * socketpair; a client thread writes the input followed by two "$k#6b"
- * (whatever state the input leaves the parser in, the second one ends the
- * session) and reads everything the server says. The session must end
+ * (whatever state the input leaves the parser in, the second one ends a
+ * plain session), then shuts its side for writing as GDB does when it goes
+ * (that ends an extended-mode session, which k does not), and reads
+ * everything the server says. The session must end
  * (libFuzzer's -timeout catches a hang); the sanitizers catch the rest,
  * and a reply must be well framed: '$', no raw '#' or '$' inside, '#' and
  * two hex digits of the right checksum.
@@ -339,17 +341,25 @@ static void check_output(struct client *c, const unsigned char *p, size_t n)
 	}
 }
 
-/* Write the input and the trailer, read and check every reply, until the server closes. */
+/*
+ * Write the input and the trailer, then end of file; read and check every
+ * reply, until the server closes.
+ */
 static void *client_main(void *arg)
 {
 	struct client *c = arg;
 	size_t off = 0, total = c->size + sizeof(trailer) - 1;
 	unsigned char buf[65536];
+	int shut = 0;
 
 	for (;;) {
 		struct pollfd p = {.fd = c->fd, .events = POLLIN | (off < total ? POLLOUT : 0)};
 		ssize_t n;
 
+		if (off == total && !shut) {
+			shutdown(c->fd, SHUT_WR);
+			shut = 1;
+		}
 		if (poll(&p, 1, -1) < 0) {
 			if (errno == EINTR)
 				continue;
