@@ -2,7 +2,8 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
+
+#include "util/zpack.h"
 
 #define DENSE_BITS 6  /* at sparse 0: 2^6 slots each side at full density */
 #define MAX_SPARSE 70 /* m = 64: only slot 0 is kept */
@@ -11,7 +12,7 @@
 struct entry {
 	uint64_t slot, steps, position;
 	struct rpl_mem *mem;
-	uint8_t *state;	   /* raw (len == state_size) or zlib */
+	uint8_t *state;	   /* raw (len == state_size) or packed (util/zpack.h) */
 	size_t len;	   /* bytes at state */
 	int packed, tried; /* compressed; compression tried (it may not pay) */
 	struct rpl_summary *sum;
@@ -29,7 +30,7 @@ struct rpl_ckstore {
 	uint8_t *scratch;
 	uint64_t scratch_steps;
 	/*
-	 * pack's output, compressBound(state_size) bytes, kept with its
+	 * pack's output, zpack_bound(state_size) bytes, kept with the
 	 * compressor (no workspace allocated per state): the compressed
 	 * state then goes back into the raw one's block, shrunk in place. A
 	 * new block per state, even a small one, grew the heap while a trim
@@ -37,7 +38,7 @@ struct rpl_ckstore {
 	 * over the budget while the store shrank).
 	 */
 	uint8_t *zbuf;
-	z_stream zs; /* its compressor (zlib level 1), set up with zbuf, reset per state */
+	struct zpack *zp; /* set up at the first state packed or unpacked */
 };
 
 /* Bytes an entry holds besides its memory pages. */
@@ -72,8 +73,7 @@ void rpl_ckstore_free(struct rpl_ckstore *s)
 		entry_release(&s->e[i]);
 	free(s->e);
 	free(s->scratch);
-	if (s->zbuf)
-		deflateEnd(&s->zs);
+	zpack_free(s->zp);
 	free(s->zbuf);
 	free(s);
 }
@@ -177,10 +177,17 @@ void rpl_ckstore_add(struct rpl_ckstore *s, uint64_t slot, uint64_t steps, uint6
 	s->held += entry_bytes(e);
 }
 
+/* The store's compressor, set up at first use; NULL only out of memory (reported). */
+static struct zpack *zp(struct rpl_ckstore *s)
+{
+	if (!s->zp && !(s->zp = zpack_new()))
+		error("replay: cannot set up the checkpoint compressor (out of memory?)");
+	return s->zp;
+}
+
 const uint8_t *rpl_ckstore_state(struct rpl_ckstore *s, size_t i, const struct rpl_mem **mem)
 {
 	struct entry *e = &s->e[i];
-	uLongf n = s->state_size;
 
 	*mem = e->mem;
 	if (!e->packed)
@@ -190,7 +197,9 @@ const uint8_t *rpl_ckstore_state(struct rpl_ckstore *s, size_t i, const struct r
 	if (!s->scratch)
 		s->scratch = xmalloc(s->state_size);
 	s->scratch_steps = UINT64_MAX;
-	if (uncompress(s->scratch, &n, e->state, e->len) != Z_OK || n != s->state_size) {
+	if (!zp(s))
+		return NULL;
+	if (zpack_unpack(s->zp, s->scratch, s->state_size, e->state, e->len)) {
 		error("replay: the compressed checkpoint at step %llu does not inflate",
 		      (unsigned long long)e->steps);
 		return NULL;
@@ -215,23 +224,19 @@ uint64_t rpl_ckstore_bytes(const struct rpl_ckstore *s)
 	return s->held + rpl_mem_pool_bytes(s->live) - rpl_mem_bytes(s->live);
 }
 
-/* Compress entry e's state with zlib level 1 (kept raw if that does not pay). */
+/* Compress entry e's state (util/zpack.h; kept raw if that does not pay). */
 static void pack(struct rpl_ckstore *s, struct entry *e)
 {
-	uLongf bound = compressBound(s->state_size), n;
+	size_t bound = zpack_bound(s->state_size), n;
 
 	e->tried = 1;
 	if (!s->zbuf) {
-		if (deflateInit(&s->zs, 1) != Z_OK)
+		if (!zp(s))
 			return; /* (out of memory: the states stay raw) */
 		s->zbuf = xmalloc(bound);
 	}
-	deflateReset(&s->zs);
-	s->zs.next_in = e->state;
-	s->zs.avail_in = (uInt)s->state_size;
-	s->zs.next_out = s->zbuf;
-	s->zs.avail_out = (uInt)bound;
-	if (deflate(&s->zs, Z_FINISH) != Z_STREAM_END || (n = s->zs.total_out) >= s->state_size)
+	n = zpack_pack(s->zp, s->zbuf, bound, e->state, s->state_size);
+	if (!n || n >= s->state_size)
 		return;
 	/* in place: the raw state's block shrinks, nothing new is taken from the heap */
 	memcpy(e->state, s->zbuf, n);

@@ -23,7 +23,7 @@
  * table, and the memory pages the snapshots hold that the replay's live
  * picture does not (what dropping every snapshot would give back). Over
  * the budget, rpl_ckstore_trim first compresses the states of the cold
- * checkpoints (zlib level 1; a few nearest the replay stay raw), then
+ * checkpoints (util/zpack.h: zstd level 1; a few nearest the replay stay raw), then
  * thins; once it has thinned, it thins at the current density before it
  * compresses, so that what that density drops now is not compressed
  * first (a state compressed inside the dense window may still be dropped
@@ -132,13 +132,13 @@ uint64_t rpl_ckstore_budget(const struct rpl_ckstore *s);
  * Add a checkpoint read from a persistent index (replay/index.h) after
  * every one the store has, with the summary of the stretch after it as it
  * was written (sealed or not): its state is len bytes from xmalloc, raw
- * (len = state_size) or, if packed, as zlib compresses it (inflated when
+ * (len = state_size) or, if packed, as util/zpack.h packs it (unpacked when
  * restored, as the store's own). As rpl_ckstore_add otherwise.
  */
 void rpl_ckstore_load(struct rpl_ckstore *s, uint64_t slot, uint64_t steps, uint64_t position,
 		      uint8_t *state, size_t len, int packed, struct rpl_mem *snap,
 		      const struct rpl_summary *sum);
-/* Checkpoint i's state as the store holds it: *len bytes, zlib's if *packed. */
+/* Checkpoint i's state as the store holds it: *len bytes, zpack's if *packed. */
 const uint8_t *rpl_ckstore_state_stored(const struct rpl_ckstore *s, size_t i, size_t *len,
 					int *packed);
 

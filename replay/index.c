@@ -8,11 +8,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
+#include <zlib.h> /* crc32 */
 
 #include "replay/ckstore.h"
 #include "replay/mem.h"
 #include "replay/summary.h"
+#include "util/zpack.h"
 
 /*
  * The header, little-endian (docs/FORMAT.md, "The index file"):
@@ -355,8 +356,8 @@ static int bread64(FILE *f, uint64_t *v)
 }
 
 /*
- * A blob: u32 length, then that many bytes (zlib). Into *z (grown as
- * needed), at most `most` bytes. Its length, or 0 on error.
+ * A blob: u32 length, then that many bytes (util/zpack.h). Into *z (grown
+ * as needed), at most `most` bytes. Its length, or 0 on error.
  */
 static uint32_t bread_blob(FILE *f, uint8_t **z, size_t *cap, size_t most)
 {
@@ -371,20 +372,19 @@ static uint32_t bread_blob(FILE *f, uint8_t **z, size_t *cap, size_t most)
 	return bread(f, *z, n) ? 0 : n;
 }
 
-/* A blob that inflates to exactly n bytes at out. 0 / -1. */
-static int bread_inflate(FILE *f, uint8_t **z, size_t *cap, void *out, size_t n)
+/* A blob that unpacks to exactly n bytes at out. 0 / -1. */
+static int bread_inflate(FILE *f, struct zpack *zp, uint8_t **z, size_t *cap, void *out, size_t n)
 {
-	uint32_t len = bread_blob(f, z, cap, compressBound(n));
-	uLongf m = n;
+	uint32_t len = bread_blob(f, z, cap, zpack_bound(n));
 
-	if (!len || uncompress(out, &m, *z, len) != Z_OK || m != n)
+	if (!len || zpack_unpack(zp, out, n, *z, len))
 		return -1;
 	return 0;
 }
 
 /* The initial image (write_initial_image); NULL with *what set if it is damaged. */
-static struct rpl_mem *read_initial_image(FILE *f, uint8_t *page, size_t pbytes, uint8_t **z,
-					  size_t *zcap, const char **what)
+static struct rpl_mem *read_initial_image(FILE *f, struct zpack *zp, uint8_t *page, size_t pbytes,
+					  uint8_t **z, size_t *zcap, const char **what)
 {
 	struct rpl_mem *init = rpl_mem_new();
 	size_t np = rpl_mem_npages();
@@ -398,7 +398,7 @@ static struct rpl_mem *read_initial_image(FILE *f, uint8_t *page, size_t pbytes,
 		struct rpl_mem_page *p;
 
 		if (bread32(f, &k) || k >= np || (i && k <= prev) ||
-		    bread_inflate(f, z, zcap, page, pbytes)) {
+		    bread_inflate(f, zp, z, zcap, page, pbytes)) {
 			*what = "has a damaged initial image";
 			goto bad;
 		}
@@ -426,11 +426,14 @@ int rpl_idx_load(struct rpl_idx *x, struct rpl *r)
 	uint64_t tlen;
 	struct rpl_ckstore *ck;
 	const char *what = "ends early or does not inflate";
+	struct zpack *zp;
 	FILE *f = NULL;
 	int ret = -1;
 
 	if (!x->path)
 		return error("%s: no valid index to load", x->dir);
+	if (!(zp = zpack_new()))
+		return error("%s: cannot set up the decompressor (out of memory?)", x->path);
 	ck = rpl_ckstore_new(x->state_size, live, rpl_ckstore_budget(rpl_store(r)));
 	f = fopen(x->path, "rb");
 	if (!f || fseek(f, HDR_SIZE, SEEK_SET)) {
@@ -449,7 +452,7 @@ int rpl_idx_load(struct rpl_idx *x, struct rpl *r)
 
 		if (bread64(f, &slot) || bread64(f, &steps) || bread64(f, &position) ||
 		    bread32(f, &sealed) ||
-		    bread_inflate(f, &z, &zcap, sum->pc,
+		    bread_inflate(f, zp, &z, &zcap, sum->pc,
 				  sizeof(sum->pc) + sizeof(sum->rd) + sizeof(sum->wr)))
 			goto bad;
 		sum->sealed = sealed != 0;
@@ -459,7 +462,7 @@ int rpl_idx_load(struct rpl_idx *x, struct rpl *r)
 			goto bad;
 		}
 		prev_steps = steps;
-		if (!(len = bread_blob(f, &z, &zcap, compressBound(x->state_size))))
+		if (!(len = bread_blob(f, &z, &zcap, zpack_bound(x->state_size))))
 			goto bad;
 		state = xmalloc(len);
 		memcpy(state, z, len);
@@ -472,7 +475,7 @@ int rpl_idx_load(struct rpl_idx *x, struct rpl *r)
 			uint32_t last;
 
 			if (bread32(f, &last) || last < i || last >= x->count ||
-			    bread_inflate(f, &z, &zcap, page, pbytes)) {
+			    bread_inflate(f, zp, &z, &zcap, page, pbytes)) {
 				free(state);
 				goto bad;
 			}
@@ -513,12 +516,12 @@ int rpl_idx_load(struct rpl_idx *x, struct rpl *r)
 	}
 	if (tlen) {
 		tbuf = xmalloc(tlen);
-		if (bread_inflate(f, &z, &zcap, tbuf, tlen))
+		if (bread_inflate(f, zp, &z, &zcap, tbuf, tlen))
 			goto bad;
 		if (!(tix = rpl_tix_deserialize(tbuf, tlen, x->interval, &what)))
 			goto bad_tix;
 	}
-	if (!(init = read_initial_image(f, page, pbytes, &z, &zcap, &what)))
+	if (!(init = read_initial_image(f, zp, page, pbytes, &z, &zcap, &what)))
 		goto bad;
 	if (fgetc(f) != EOF) {
 		what = "does not end where its header says";
@@ -555,6 +558,7 @@ out:
 	free(cur);
 	free(page);
 	free(z);
+	zpack_free(zp);
 	free(sum);
 	free(tbuf);
 	rpl_tix_free(tix);
@@ -607,6 +611,7 @@ struct bout {
 	struct sha256_ctx sh;
 	uint64_t bytes;
 	int err;
+	struct zpack *zp;
 	uint8_t *z; /* compression scratch */
 	size_t zcap;
 };
@@ -642,16 +647,16 @@ static void bwrite_blob(struct bout *w, const void *z, size_t n)
 	bwrite(w, z, n);
 }
 
-/* n bytes at buf, compressed (zlib, level 1) as a blob. */
+/* n bytes at buf, packed (util/zpack.h) as a blob. */
 static void bwrite_deflate(struct bout *w, const void *buf, size_t n)
 {
-	uLongf m = compressBound(n);
+	size_t m = zpack_bound(n);
 
 	if (m > w->zcap) {
 		w->zcap = m;
 		w->z = xrealloc(w->z, m);
 	}
-	if (compress2(w->z, &m, buf, n, 1) != Z_OK) {
+	if (!(m = zpack_pack(w->zp, w->z, w->zcap, buf, n))) {
 		w->err = 1;
 		return;
 	}
@@ -660,7 +665,7 @@ static void bwrite_deflate(struct bout *w, const void *buf, size_t n)
 
 /*
  * One record of the body (integers little-endian; a blob is a u32 length
- * and that many bytes of a zlib stream):
+ * and that many bytes of one zstd frame, util/zpack.h):
  *
  *   slot u64, steps u64, position u64, sealed u32,
  *   blob: the summary's bitmaps pc[1024 bytes], rd[8192], wr[8192],
@@ -819,6 +824,10 @@ int rpl_idx_write(struct rpl_idx *x, struct rpl *r)
 		goto out;
 	}
 	w = xcalloc(1, sizeof(*w));
+	if (!(w->zp = zpack_new())) {
+		error("%s: cannot set up the compressor (out of memory?)", tmp);
+		goto out;
+	}
 	if (!(w->f = fdopen(fd, "wb"))) {
 		error("%s: cannot write: %m", tmp);
 		goto out;
@@ -884,6 +893,7 @@ out:
 	if (w) {
 		if (w->f)
 			fclose(w->f);
+		zpack_free(w->zp);
 		free(w->z);
 		free(w);
 	}

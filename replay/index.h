@@ -8,8 +8,9 @@
  * directory's <key>.raptor ($XDG_CACHE_HOME/raptor, else ~/.cache/raptor,
  * or --cache-dir). docs/FORMAT.md draws it: a fixed header (magic, format
  * version, the key and the SHA-256 of each file it covers, sizes, the
- * body's SHA-256, a CRC-32 of the header), then one zlib stream of
- * records, one per checkpoint: its slot, steps and position, the summary of
+ * body's SHA-256, a CRC-32 of the header), then the records, one per
+ * checkpoint, their parts packed by util/zpack.h: its slot, steps and
+ * position, the summary of
  * the stretch after it, its state, the memory pages it is the first to
  * hold (each distinct page is written once, with the last checkpoint that
  * holds it) and the list of the pages its snapshot holds.
@@ -32,7 +33,7 @@
 #include "util/util.h"
 
 #define RPL_INDEX_NAME "index.raptor"
-#define RPL_INDEX_VERSION 3
+#define RPL_INDEX_VERSION 4
 
 struct rpl_idx;
 
