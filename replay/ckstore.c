@@ -213,6 +213,11 @@ struct rpl_summary *rpl_ckstore_sum(struct rpl_ckstore *s, size_t i)
 	return s->e[i].sum;
 }
 
+struct rpl_summary *rpl_ckstore_last_sum(struct rpl_ckstore *s)
+{
+	return s->e[s->n - 1].sum;
+}
+
 const struct rpl_summary *rpl_ckstore_sum_const(const struct rpl_ckstore *s, size_t i)
 {
 	return s->e[i].sum;

@@ -114,6 +114,8 @@ const uint8_t *rpl_ckstore_state(struct rpl_ckstore *s, size_t i, const struct r
 
 /* The summary of the stretch after checkpoint i (the last's: the open one). */
 struct rpl_summary *rpl_ckstore_sum(struct rpl_ckstore *s, size_t i);
+/* The open one: the last checkpoint's (one call for the replay's every step). */
+struct rpl_summary *rpl_ckstore_last_sum(struct rpl_ckstore *s);
 const struct rpl_summary *rpl_ckstore_sum_const(const struct rpl_ckstore *s, size_t i);
 
 /*

@@ -207,7 +207,7 @@ void rpl_tix_restart(struct rpl *r);
 /* The summary the first run through fills: the last stretch's. */
 static inline struct rpl_summary *rpl_open_summary(struct rpl *r)
 {
-	return rpl_ckstore_sum(r->ck, rpl_ckstore_count(r->ck) - 1);
+	return rpl_ckstore_last_sum(r->ck);
 }
 
 /* The accesses watchpoints see: the instructions' own, not stacking or vectors. */
