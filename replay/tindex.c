@@ -9,12 +9,51 @@
 
 #include "util/util.h"
 
-/* A line's or block's slots, increasing. */
-struct tix_list {
-	uint32_t key; /* line or block number + 1 (0: an empty cell) */
-	uint32_t n, cap;
-	uint32_t *slot;
+/*
+ * A line's or block's slots, as runs of consecutive slots (hot code and data
+ * are used in every slot: one run), LEB128-coded (7 bits a byte, low bits
+ * first, the top bit set in every byte but the last):
+ *
+ *    run 0             run 1                  latest run
+ *   +------+--------+------+--------+     +------+
+ *   | gap  | len-1  | gap  | len-1  | ... | gap  |        each a varint
+ *   +------+--------+------+--------+     +------+
+ *   gap: the run's first slot - (the last slot of the run before + 1); run 0's: its first slot
+ *
+ * The latest run is [first, last] in the cell: its gap is written when it
+ * starts, its length only when the next one starts, so that a note in the
+ * slot after `last` (the common case) just moves `last`. Up to TIX_INLINE
+ * bytes live in the cell; beyond, in a spill block with a skip table: for
+ * the first run starting at or past every TIX_SKIP bytes of the encoding,
+ * its first slot and offset, so that a query decodes at most TIX_SKIP bytes
+ * and a run past a binary search.
+ */
+#define TIX_INLINE 16
+#define TIX_SKIP 128 /* > TIX_INLINE; more than a run's 10 bytes */
+
+struct tix_skip {
+	uint32_t start; /* the run's first slot */
+	uint32_t off;	/* where its gap is */
 };
+
+struct tix_spill {
+	uint32_t cap; /* bytes of data[] */
+	uint32_t nskip, askip;
+	struct tix_skip *skip; /* skip[i]: the first run at or past (i + 1) * TIX_SKIP bytes */
+	uint8_t data[];
+};
+
+struct tix_list {
+	uint32_t key;	      /* line or block number + 1 (0: an empty cell) */
+	uint32_t first, last; /* the latest run (nbytes > 0) */
+	uint32_t nbytes;      /* of the encoding; 0: no slot yet */
+	union {
+		uint8_t in[TIX_INLINE];	 /* nbytes <= TIX_INLINE */
+		struct tix_spill *spill; /* nbytes > TIX_INLINE */
+	} u;
+};
+
+_Static_assert(sizeof(struct tix_list) == 32, "a tix_list cell is 32 bytes");
 
 /* Open addressing on the key; cap a power of two, at most half full. */
 #define TIX_RECENT 256 /* a power of two */
@@ -37,7 +76,7 @@ struct rpl_tindex {
 	uint64_t next_slot_pos; /* the position where slot nslots starts */
 	uint64_t covered;
 	struct tix_map code, rd, wr;
-	uint64_t bytes; /* of the lists and cells */
+	uint64_t bytes; /* all it holds: itself, start[], the cells, spill blocks, skip tables */
 };
 
 static size_t hash(uint32_t key, size_t cap)
@@ -75,39 +114,137 @@ static void grow(struct rpl_tindex *t, struct tix_map *m)
 	m->cap = cap;
 }
 
+/* key's cell (key + 1), made empty if it has none. */
+static struct tix_list *cell(struct rpl_tindex *t, struct tix_map *m, uint32_t key)
+{
+	size_t i;
+
+	if (2 * (m->used + 1) > m->cap)
+		grow(t, m);
+	for (i = hash(key, m->cap); m->cell[i].key && m->cell[i].key != key;
+	     i = (i + 1) & (m->cap - 1))
+		;
+	if (!m->cell[i].key) {
+		m->cell[i].key = key;
+		m->used++;
+	}
+	return &m->cell[i];
+}
+
+static const uint8_t *bytes_of(const struct tix_list *l)
+{
+	return l->nbytes <= TIX_INLINE ? l->u.in : l->u.spill->data;
+}
+
+static unsigned put_varint(uint8_t *p, uint32_t v)
+{
+	unsigned k = 0;
+
+	for (; v >= 0x80; v >>= 7)
+		p[k++] = (uint8_t)(v | 0x80);
+	p[k++] = (uint8_t)v;
+	return k;
+}
+
+/* The varint at p[*at] (one this file wrote: no bounds to check); *at past it. */
+static uint32_t get_varint(const uint8_t *p, uint32_t *at)
+{
+	uint32_t v = 0;
+	unsigned shift = 0;
+	uint8_t c;
+
+	do {
+		c = p[(*at)++];
+		v |= (uint32_t)(c & 0x7f) << shift;
+		shift += 7;
+	} while (c & 0x80);
+	return v;
+}
+
+/* Append k bytes to l's encoding, spilling it out of the cell or growing the block. */
+static void append(struct rpl_tindex *t, struct tix_list *l, const uint8_t *b, unsigned k)
+{
+	uint64_t n = (uint64_t)l->nbytes + k;
+	struct tix_spill *s;
+
+	if (n > UINT32_MAX)
+		die("time index: a list past 4 GiB (key %u)", l->key - 1);
+	if (n <= TIX_INLINE) {
+		memcpy(l->u.in + l->nbytes, b, k);
+		l->nbytes = (uint32_t)n;
+		return;
+	}
+	s = l->nbytes > TIX_INLINE ? l->u.spill : NULL;
+	if (!s || n > s->cap) {
+		uint64_t cap = s ? (uint64_t)s->cap + s->cap / 2 : 2 * TIX_INLINE;
+
+		if (cap < n)
+			cap = n;
+		if (cap > UINT32_MAX)
+			cap = UINT32_MAX;
+		if (!s) { /* out of the cell: u.in and u.spill share the bytes */
+			s = xmalloc(sizeof(*s) + cap);
+			memcpy(s->data, l->u.in, l->nbytes);
+			s->nskip = s->askip = 0;
+			s->skip = NULL;
+			t->bytes += sizeof(*s) + cap;
+		} else {
+			s = xrealloc(s, sizeof(*s) + cap);
+			t->bytes += cap - s->cap;
+		}
+		s->cap = (uint32_t)cap;
+		l->u.spill = s;
+	}
+	memcpy(s->data + l->nbytes, b, k);
+	l->nbytes = (uint32_t)n;
+}
+
+/* Note slot in l (slot at least the last one noted in it). */
+static void list_note(struct rpl_tindex *t, struct tix_list *l, uint32_t slot)
+{
+	uint8_t b[10];
+	unsigned k = 0;
+	uint32_t off;
+	struct tix_spill *s;
+
+	if (l->nbytes && slot <= l->last)
+		return;
+	if (l->nbytes && slot == l->last + 1) { /* the latest run goes on */
+		l->last = slot;
+		return;
+	}
+	if (l->nbytes) /* the latest run ends: its length, then the new one's gap */
+		k = put_varint(b, l->last - l->first);
+	off = l->nbytes + k;
+	k += put_varint(b + k, slot - (l->nbytes ? l->last + 1 : 0));
+	append(t, l, b, k);
+	l->first = l->last = slot;
+	if (l->nbytes <= TIX_INLINE)
+		return;
+	s = l->u.spill;
+	if (off < (uint64_t)(s->nskip + 1) * TIX_SKIP)
+		return;
+	if (s->nskip == s->askip) {
+		uint32_t a = s->askip ? 2 * s->askip : 8;
+
+		s->skip = xrealloc(s->skip, a * sizeof(*s->skip));
+		t->bytes += (uint64_t)(a - s->askip) * sizeof(*s->skip);
+		s->askip = a;
+	}
+	s->skip[s->nskip++] = (struct tix_skip){ slot, off };
+}
+
 /* Note slot for key (slot at least the last one noted for it). */
 static void note(struct rpl_tindex *t, struct tix_map *m, uint32_t key, uint32_t slot)
 {
-	struct tix_list *l;
-	size_t i;
-
 	uint64_t *seen;
 
 	key++;
 	seen = &m->recent[key & (TIX_RECENT - 1)];
 	if (*seen == ((uint64_t)slot << 32 | key))
 		return;
-	if (2 * (m->used + 1) > m->cap)
-		grow(t, m);
-	for (i = hash(key, m->cap); m->cell[i].key && m->cell[i].key != key;
-	     i = (i + 1) & (m->cap - 1))
-		;
-	l = &m->cell[i];
-	if (!l->key) {
-		l->key = key;
-		m->used++;
-	}
 	*seen = (uint64_t)slot << 32 | key;
-	if (l->n && l->slot[l->n - 1] == slot)
-		return;
-	if (l->n == l->cap) {
-		uint32_t cap = l->cap ? 2 * l->cap : 2;
-
-		l->slot = xrealloc(l->slot, cap * sizeof(*l->slot));
-		t->bytes += (cap - l->cap) * sizeof(*l->slot);
-		l->cap = cap;
-	}
-	l->slot[l->n++] = slot;
+	list_note(t, cell(t, m, key), slot);
 }
 
 struct rpl_tindex *rpl_tix_new(uint64_t interval)
@@ -126,8 +263,12 @@ struct rpl_tindex *rpl_tix_new(uint64_t interval)
 
 static void free_map(struct tix_map *m)
 {
-	for (size_t i = 0; i < m->cap; i++)
-		free(m->cell[i].slot);
+	for (size_t i = 0; i < m->cap; i++) {
+		if (m->cell[i].key && m->cell[i].nbytes > TIX_INLINE) {
+			free(m->cell[i].u.spill->skip);
+			free(m->cell[i].u.spill);
+		}
+	}
 	free(m->cell);
 }
 
@@ -214,25 +355,66 @@ size_t rpl_tix_slot_of(const struct rpl_tindex *t, uint64_t steps)
 	return lo;
 }
 
-/* The list's latest slot <= last (-1: none), or earliest >= first (after = 1). */
-static long pick(const struct tix_list *l, size_t at, int after)
+/*
+ * Where to decode l's runs from for slot at: the offset of the last run the
+ * skip table knows starting at or before at (the start when none), and the
+ * slot after the run before it (*next), so that its gap gives its first slot.
+ */
+static void seek(const struct tix_list *l, uint32_t at, uint32_t *off, uint32_t *next)
 {
-	size_t lo = 0, hi;
+	const struct tix_spill *s;
+	uint32_t lo = 0, hi;
 
-	if (!l || !l->n)
-		return -1;
-	hi = l->n; /* the first index whose slot is > at (or >= at, after) */
+	*off = *next = 0;
+	if (l->nbytes <= TIX_INLINE || !l->u.spill->nskip)
+		return;
+	s = l->u.spill;
+	hi = s->nskip; /* the first entry whose run starts past at */
 	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+		uint32_t mid = lo + (hi - lo) / 2;
 
-		if (after ? l->slot[mid] < at : l->slot[mid] <= at)
+		if (s->skip[mid].start <= at)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (after)
-		return lo < l->n ? (long)l->slot[lo] : -1;
-	return lo ? (long)l->slot[lo - 1] : -1;
+	if (lo) {
+		uint32_t at_gap = s->skip[lo - 1].off;
+
+		*off = at_gap;
+		*next = s->skip[lo - 1].start - get_varint(s->data, &at_gap);
+	}
+}
+
+/* The list's latest slot <= at (-1: none), or earliest >= at (after = 1). */
+static long pick(const struct tix_list *l, size_t at, int after)
+{
+	const uint8_t *p;
+	uint32_t off, next, start, end;
+	long best = -1;
+
+	if (!l || !l->nbytes)
+		return -1;
+	if (at >= l->first) /* the latest run decides */
+		return after ? (at <= l->last ? (long)at : -1) : (long)(at < l->last ? at : l->last);
+	/* at < first: the runs before the latest one */
+	p = bytes_of(l);
+	seek(l, (uint32_t)at, &off, &next);
+	while (off < l->nbytes) {
+		start = next + get_varint(p, &off);
+		if (off == l->nbytes) /* the latest run: start == first > at */
+			return after ? (long)start : best;
+		end = start + get_varint(p, &off);
+		if (after && end >= at)
+			return (long)(start > at ? start : at);
+		if (!after) {
+			if (start > at)
+				return best;
+			best = (long)(end < at ? end : at);
+		}
+		next = end + 1;
+	}
+	return after ? (long)l->first : best; /* not reached: the latest run's gap ends the bytes */
 }
 
 static long better(long a, long b, int after)
@@ -308,6 +490,40 @@ static void put(struct buf *b, uint64_t v, unsigned bytes)
 		b->p[b->n++] = (uint8_t)(v >> (8 * i));
 }
 
+/* Slots in l. */
+static uint32_t count(const struct tix_list *l)
+{
+	const uint8_t *p = bytes_of(l);
+	uint32_t off = 0, n = l->last - l->first + 1;
+
+	while (off < l->nbytes) {
+		get_varint(p, &off);
+		if (off < l->nbytes)
+			n += get_varint(p, &off) + 1;
+	}
+	return n;
+}
+
+/* l's slots expanded, as differences from the one before (the first from 0). */
+static void put_slots(struct buf *b, const struct tix_list *l)
+{
+	const uint8_t *p = bytes_of(l);
+	uint32_t off = 0, next = 0, prev = 0, start, end;
+	int any = 0;
+
+	while (off < l->nbytes) { /* as deltas: zlib packs them well */
+		start = next + get_varint(p, &off);
+		end = off < l->nbytes ? start + get_varint(p, &off) : l->last;
+		for (uint32_t s = start;; s++) {
+			put(b, any ? s - prev : s, 4);
+			prev = s, any = 1;
+			if (s == end)
+				break;
+		}
+		next = end + 1;
+	}
+}
+
 size_t rpl_tix_serialize(const struct rpl_tindex *t, uint8_t **out)
 {
 	const struct tix_map *maps[3] = { &t->code, &t->rd, &t->wr };
@@ -326,9 +542,8 @@ size_t rpl_tix_serialize(const struct rpl_tindex *t, uint8_t **out)
 			if (!l->key)
 				continue;
 			put(&b, l->key - 1, 4);
-			put(&b, l->n, 4);
-			for (uint32_t s = 0; s < l->n; s++) /* as deltas: zlib packs them well */
-				put(&b, l->slot[s] - (s ? l->slot[s - 1] : 0), 4);
+			put(&b, count(l), 4);
+			put_slots(&b, l);
 		}
 	}
 	*out = b.p;
@@ -365,9 +580,14 @@ struct rpl_tindex *rpl_tix_deserialize(const uint8_t *p, size_t n, uint64_t inte
 		*why = iv != interval ? "has another interval" : "counts more slots than it holds";
 		return NULL;
 	}
+	if (nslots > UINT32_MAX) {
+		*why = "counts more slots than a slot number holds";
+		return NULL;
+	}
 	t = rpl_tix_new(interval);
 	maps[0] = &t->code, maps[1] = &t->rd, maps[2] = &t->wr;
 	t->covered = covered;
+	t->bytes += (nslots - t->aslots) * sizeof(*t->start); /* (modulo 2^64: fewer) */
 	t->aslots = nslots;
 	t->start = xrealloc(t->start, nslots * sizeof(*t->start));
 	t->nslots = 0;
@@ -398,12 +618,7 @@ struct rpl_tindex *rpl_tix_deserialize(const uint8_t *p, size_t n, uint64_t inte
 				*why = "has a list that is empty, too long or repeated";
 				goto bad;
 			}
-			note(t, maps[k], (uint32_t)key, 0); /* makes the list; slot 0 dropped below */
-			l = find(maps[k], (uint32_t)key + 1);
-			l->n = 0;
-			l->slot = xrealloc(l->slot, len * sizeof(*l->slot));
-			t->bytes += (len > l->cap ? len - l->cap : 0) * sizeof(*l->slot);
-			l->cap = (uint32_t)len;
+			l = cell(t, maps[k], (uint32_t)key + 1);
 			for (uint64_t s = 0; s < len; s++) {
 				if (get(&r, &v, 4))
 					goto bad;
@@ -412,10 +627,9 @@ struct rpl_tindex *rpl_tix_deserialize(const uint8_t *p, size_t n, uint64_t inte
 					*why = "has a list out of order or past its slots";
 					goto bad;
 				}
-				l->slot[l->n++] = (uint32_t)slot;
+				list_note(t, l, (uint32_t)slot);
 			}
 		}
-		memset(maps[k]->recent, 0, sizeof(maps[k]->recent));
 	}
 	if (r.at != n) {
 		*why = "has bytes after its end";
