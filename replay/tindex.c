@@ -10,30 +10,33 @@
 #include "util/util.h"
 
 /*
- * A line's or block's slots, as runs of consecutive slots (hot code and data
- * are used in every slot: one run), LEB128-coded (7 bits a byte, low bits
- * first, the top bit set in every byte but the last):
+ * A line's or block's slots, as runs of consecutive slots: one run for hot
+ * code and data (used in every slot), short ones with short gaps for the
+ * rest (a block a core sweeps in every few slots). In LEB128 varints (7
+ * bits a byte, low bits first, the top bit set in every byte but the last),
+ * the first run's first slot, then a record for each run but the latest:
  *
- *    run 0             run 1                  latest run
- *   +------+--------+------+--------+     +------+
- *   | gap  | len-1  | gap  | len-1  | ... | gap  |        each a varint
- *   +------+--------+------+--------+     +------+
- *   gap: the run's first slot - (the last slot of the run before + 1); run 0's: its first slot
+ *   +-------+   +----------------------------------+---------+
+ *   | first |   | (gap - 1) << 2 | min(len - 1, 3) | len - 4 |  (next record) ...
+ *   +-------+   +----------------------------------+---------+
+ *    varint      varint                             varint, only when len >= 4
  *
- * The latest run is [first, last] in the cell: its gap is written when it
- * starts, its length only when the next one starts, so that a note in the
- * slot after `last` (the common case) just moves `last`. Up to TIX_INLINE
- * bytes live in the cell; beyond, in a spill block with a skip table: for
- * the first run starting at or past every TIX_SKIP bytes of the encoding,
- * its first slot and offset, so that a query decodes at most TIX_SKIP bytes
- * and a run past a binary search.
+ * len: the run's slots; gap: the slots between it and the next run (at least
+ * 1). So a run of up to 3 slots 1 to 32 slots before the next takes one byte.
+ * The latest run is [first, last] in the cell: its record is written when
+ * the next run starts, so that a note in the slot after `last` (the common
+ * case) just moves `last`. Up to TIX_INLINE bytes live in the cell; beyond,
+ * in a spill block with a skip table: for the first run whose record starts
+ * at or past each multiple of TIX_SKIP bytes, its first slot and the
+ * record's offset, so that a query binary-searches the table and decodes at
+ * most TIX_SKIP bytes and a record.
  */
 #define TIX_INLINE 16
-#define TIX_SKIP 128 /* > TIX_INLINE; more than a run's 10 bytes */
+#define TIX_SKIP 128 /* > TIX_INLINE, and more than a record's 10 bytes */
 
 struct tix_skip {
 	uint32_t start; /* the run's first slot */
-	uint32_t off;	/* where its gap is */
+	uint32_t off;	/* where its record is (nbytes: the latest run) */
 };
 
 struct tix_spill {
@@ -136,7 +139,7 @@ static const uint8_t *bytes_of(const struct tix_list *l)
 	return l->nbytes <= TIX_INLINE ? l->u.in : l->u.spill->data;
 }
 
-static unsigned put_varint(uint8_t *p, uint32_t v)
+static unsigned put_varint(uint8_t *p, uint64_t v)
 {
 	unsigned k = 0;
 
@@ -147,15 +150,15 @@ static unsigned put_varint(uint8_t *p, uint32_t v)
 }
 
 /* The varint at p[*at] (one this file wrote: no bounds to check); *at past it. */
-static uint32_t get_varint(const uint8_t *p, uint32_t *at)
+static uint64_t get_varint(const uint8_t *p, uint32_t *at)
 {
-	uint32_t v = 0;
+	uint64_t v = 0;
 	unsigned shift = 0;
 	uint8_t c;
 
 	do {
 		c = p[(*at)++];
-		v |= (uint32_t)(c & 0x7f) << shift;
+		v |= (uint64_t)(c & 0x7f) << shift;
 		shift += 7;
 	} while (c & 0x80);
 	return v;
@@ -176,7 +179,7 @@ static void append(struct rpl_tindex *t, struct tix_list *l, const uint8_t *b, u
 	}
 	s = l->nbytes > TIX_INLINE ? l->u.spill : NULL;
 	if (!s || n > s->cap) {
-		uint64_t cap = s ? (uint64_t)s->cap + s->cap / 2 : 2 * TIX_INLINE;
+		uint64_t cap = s ? (uint64_t)s->cap + s->cap / 4 : 3 * TIX_INLINE;
 
 		if (cap < n)
 			cap = n;
@@ -203,8 +206,7 @@ static void append(struct rpl_tindex *t, struct tix_list *l, const uint8_t *b, u
 static void list_note(struct rpl_tindex *t, struct tix_list *l, uint32_t slot)
 {
 	uint8_t b[10];
-	unsigned k = 0;
-	uint32_t off;
+	unsigned k;
 	struct tix_spill *s;
 
 	if (l->nbytes && slot <= l->last)
@@ -213,16 +215,21 @@ static void list_note(struct rpl_tindex *t, struct tix_list *l, uint32_t slot)
 		l->last = slot;
 		return;
 	}
-	if (l->nbytes) /* the latest run ends: its length, then the new one's gap */
-		k = put_varint(b, l->last - l->first);
-	off = l->nbytes + k;
-	k += put_varint(b + k, slot - (l->nbytes ? l->last + 1 : 0));
+	if (!l->nbytes) {
+		k = put_varint(b, slot);
+	} else { /* the latest run's record: it ends, the new one starts */
+		uint32_t len1 = l->last - l->first;
+
+		k = put_varint(b, (uint64_t)(slot - l->last - 2) << 2 | (len1 < 3 ? len1 : 3));
+		if (len1 >= 3)
+			k += put_varint(b + k, len1 - 3);
+	}
 	append(t, l, b, k);
 	l->first = l->last = slot;
 	if (l->nbytes <= TIX_INLINE)
 		return;
-	s = l->u.spill;
-	if (off < (uint64_t)(s->nskip + 1) * TIX_SKIP)
+	s = l->u.spill; /* the new run's record will be at nbytes */
+	if (l->nbytes < (uint64_t)(s->nskip + 1) * TIX_SKIP)
 		return;
 	if (s->nskip == s->askip) {
 		uint32_t a = s->askip ? 2 * s->askip : 8;
@@ -231,7 +238,7 @@ static void list_note(struct rpl_tindex *t, struct tix_list *l, uint32_t slot)
 		t->bytes += (uint64_t)(a - s->askip) * sizeof(*s->skip);
 		s->askip = a;
 	}
-	s->skip[s->nskip++] = (struct tix_skip){ slot, off };
+	s->skip[s->nskip++] = (struct tix_skip){ slot, l->nbytes };
 }
 
 /* Note slot for key (slot at least the last one noted for it). */
@@ -356,20 +363,16 @@ size_t rpl_tix_slot_of(const struct rpl_tindex *t, uint64_t steps)
 }
 
 /*
- * Where to decode l's runs from for slot at: the offset of the last run the
- * skip table knows starting at or before at (the start when none), and the
- * slot after the run before it (*next), so that its gap gives its first slot.
+ * Where to decode l's runs from for slot at: the last run the skip table
+ * knows starting at or before at (the first run when none), as its first
+ * slot (*start) and its record's offset (*off).
  */
-static void seek(const struct tix_list *l, uint32_t at, uint32_t *off, uint32_t *next)
+static void seek(const struct tix_list *l, const uint8_t *p, uint32_t at, uint32_t *off,
+		 uint32_t *start)
 {
-	const struct tix_spill *s;
-	uint32_t lo = 0, hi;
+	const struct tix_spill *s = l->nbytes > TIX_INLINE ? l->u.spill : NULL;
+	uint32_t lo = 0, hi = s ? s->nskip : 0; /* hi: the first entry whose run starts past at */
 
-	*off = *next = 0;
-	if (l->nbytes <= TIX_INLINE || !l->u.spill->nskip)
-		return;
-	s = l->u.spill;
-	hi = s->nskip; /* the first entry whose run starts past at */
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 
@@ -379,42 +382,57 @@ static void seek(const struct tix_list *l, uint32_t at, uint32_t *off, uint32_t 
 			hi = mid;
 	}
 	if (lo) {
-		uint32_t at_gap = s->skip[lo - 1].off;
-
-		*off = at_gap;
-		*next = s->skip[lo - 1].start - get_varint(s->data, &at_gap);
+		*start = s->skip[lo - 1].start;
+		*off = s->skip[lo - 1].off;
+	} else {
+		*off = 0;
+		*start = (uint32_t)get_varint(p, off);
 	}
+}
+
+/*
+ * The run starting at *start whose record is at *off, not the latest: its
+ * last slot; *start and *off move on to the next run.
+ */
+static uint32_t run_end(const uint8_t *p, uint32_t *off, uint32_t *start)
+{
+	uint64_t v = get_varint(p, off);
+	uint32_t end = *start + (uint32_t)(v & 3);
+
+	if ((v & 3) == 3)
+		end += (uint32_t)get_varint(p, off);
+	*start = end + 2 + (uint32_t)(v >> 2);
+	return end;
 }
 
 /* The list's latest slot <= at (-1: none), or earliest >= at (after = 1). */
 static long pick(const struct tix_list *l, size_t at, int after)
 {
 	const uint8_t *p;
-	uint32_t off, next, start, end;
+	uint32_t off, start, from, end;
 	long best = -1;
 
 	if (!l || !l->nbytes)
 		return -1;
 	if (at >= l->first) /* the latest run decides */
-		return after ? (at <= l->last ? (long)at : -1) : (long)(at < l->last ? at : l->last);
+		return after ? (at <= l->last ? (long)at : -1)
+			     : (long)(at < l->last ? at : l->last);
 	/* at < first: the runs before the latest one */
 	p = bytes_of(l);
-	seek(l, (uint32_t)at, &off, &next);
+	seek(l, p, (uint32_t)at, &off, &start);
 	while (off < l->nbytes) {
-		start = next + get_varint(p, &off);
-		if (off == l->nbytes) /* the latest run: start == first > at */
-			return after ? (long)start : best;
-		end = start + get_varint(p, &off);
+		from = start;
+		end = run_end(p, &off, &start);
 		if (after && end >= at)
-			return (long)(start > at ? start : at);
+			return (long)(from > at ? from : at);
 		if (!after) {
-			if (start > at)
+			if (from > at)
 				return best;
 			best = (long)(end < at ? end : at);
 		}
-		next = end + 1;
 	}
-	return after ? (long)l->first : best; /* not reached: the latest run's gap ends the bytes */
+	/* the latest run: start == first > at */
+	return after ? (long)start : best;
 }
 
 static long better(long a, long b, int after)
@@ -432,7 +450,8 @@ static long search(const struct rpl_tindex *t, size_t at, int after, const uint3
 	long best = -1;
 
 	for (int k = 0; k < npc; k++)
-		best = better(best, pick(find(&t->code, (pcs[k] >> RPL_TIX_CODE_SHIFT) + 1), at, after),
+		best = better(best,
+			      pick(find(&t->code, (pcs[k] >> RPL_TIX_CODE_SHIFT) + 1), at, after),
 			      after);
 	for (int k = 0; k < nw; k++) {
 		uint32_t first = w[k].addr >> RPL_TIX_DATA_SHIFT;
@@ -494,12 +513,12 @@ static void put(struct buf *b, uint64_t v, unsigned bytes)
 static uint32_t count(const struct tix_list *l)
 {
 	const uint8_t *p = bytes_of(l);
-	uint32_t off = 0, n = l->last - l->first + 1;
+	uint32_t off = 0, start = (uint32_t)get_varint(p, &off), n = l->last - l->first + 1;
 
 	while (off < l->nbytes) {
-		get_varint(p, &off);
-		if (off < l->nbytes)
-			n += get_varint(p, &off) + 1;
+		uint32_t from = start;
+
+		n += run_end(p, &off, &start) - from + 1;
 	}
 	return n;
 }
@@ -508,19 +527,19 @@ static uint32_t count(const struct tix_list *l)
 static void put_slots(struct buf *b, const struct tix_list *l)
 {
 	const uint8_t *p = bytes_of(l);
-	uint32_t off = 0, next = 0, prev = 0, start, end;
-	int any = 0;
+	uint32_t off = 0, start = (uint32_t)get_varint(p, &off), prev = 0, from, end;
+	int any = 0, latest = 0;
 
-	while (off < l->nbytes) { /* as deltas: zlib packs them well */
-		start = next + get_varint(p, &off);
-		end = off < l->nbytes ? start + get_varint(p, &off) : l->last;
-		for (uint32_t s = start;; s++) {
+	while (!latest) { /* as deltas: zlib packs them well */
+		from = start;
+		latest = off == l->nbytes;
+		end = latest ? l->last : run_end(p, &off, &start);
+		for (uint32_t s = from;; s++) {
 			put(b, any ? s - prev : s, 4);
 			prev = s, any = 1;
 			if (s == end)
 				break;
 		}
-		next = end + 1;
 	}
 }
 
@@ -614,7 +633,8 @@ struct rpl_tindex *rpl_tix_deserialize(const uint8_t *p, size_t n, uint64_t inte
 
 			if (get(&r, &key, 4) || get(&r, &len, 4))
 				goto bad;
-			if (key == UINT32_MAX || !len || len > (n - r.at) / 4 || find(maps[k], (uint32_t)key + 1)) {
+			if (key == UINT32_MAX || !len || len > (n - r.at) / 4 ||
+			    find(maps[k], (uint32_t)key + 1)) {
 				*why = "has a list that is empty, too long or repeated";
 				goto bad;
 			}
