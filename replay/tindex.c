@@ -164,14 +164,17 @@ static uint64_t get_varint(const uint8_t *p, uint32_t *at)
 	return v;
 }
 
-/* Append k bytes to l's encoding, spilling it out of the cell or growing the block. */
+/*
+ * Append k bytes to l's encoding, spilling it out of the cell or growing the
+ * block. An encoding takes at most a byte for every two slots (a record
+ * covers its run and gap, 2 slots at least, and one more byte for every 7
+ * bits these need) and slots are 32-bit: its length fits 32 bits.
+ */
 static void append(struct rpl_tindex *t, struct tix_list *l, const uint8_t *b, unsigned k)
 {
 	uint64_t n = (uint64_t)l->nbytes + k;
 	struct tix_spill *s;
 
-	if (n > UINT32_MAX)
-		die("time index: a list past 4 GiB (key %u)", l->key - 1);
 	if (n <= TIX_INLINE) {
 		memcpy(l->u.in + l->nbytes, b, k);
 		l->nbytes = (uint32_t)n;
