@@ -9,12 +9,54 @@
 
 #include "util/util.h"
 
-/* A line's or block's slots, increasing. */
-struct tix_list {
-	uint32_t key; /* line or block number + 1 (0: an empty cell) */
-	uint32_t n, cap;
-	uint32_t *slot;
+/*
+ * A line's or block's slots, as runs of consecutive slots: one run for hot
+ * code and data (used in every slot), short ones with short gaps for the
+ * rest (a block a core sweeps in every few slots). In LEB128 varints (7
+ * bits a byte, low bits first, the top bit set in every byte but the last),
+ * the first run's first slot, then a record for each run but the latest:
+ *
+ *   +-------+   +----------------------------------+---------+
+ *   | first |   | (gap - 1) << 2 | min(len - 1, 3) | len - 4 |  (next record) ...
+ *   +-------+   +----------------------------------+---------+
+ *    varint      varint                             varint, only when len >= 4
+ *
+ * len: the run's slots; gap: the slots between it and the next run (at least
+ * 1). So a run of up to 3 slots 1 to 32 slots before the next takes one byte.
+ * The latest run is [first, last] in the cell: its record is written when
+ * the next run starts, so that a note in the slot after `last` (the common
+ * case) just moves `last`. Up to TIX_INLINE bytes live in the cell; beyond,
+ * in a spill block with a skip table: for the first run whose record starts
+ * at or past each multiple of TIX_SKIP bytes, its first slot and the
+ * record's offset, so that a query binary-searches the table and decodes at
+ * most TIX_SKIP bytes and a record.
+ */
+#define TIX_INLINE 16
+#define TIX_SKIP 128 /* > TIX_INLINE, and more than a record's 10 bytes */
+
+struct tix_skip {
+	uint32_t start; /* the run's first slot */
+	uint32_t off;	/* where its record is (nbytes: the latest run) */
 };
+
+struct tix_spill {
+	uint32_t cap; /* bytes of data[] */
+	uint32_t nskip, askip;
+	struct tix_skip *skip; /* skip[i]: the first run at or past (i + 1) * TIX_SKIP bytes */
+	uint8_t data[];
+};
+
+struct tix_list {
+	uint32_t key;	      /* line or block number + 1 (0: an empty cell) */
+	uint32_t first, last; /* the latest run (nbytes > 0) */
+	uint32_t nbytes;      /* of the encoding; 0: no slot yet */
+	union {
+		uint8_t in[TIX_INLINE];	 /* nbytes <= TIX_INLINE */
+		struct tix_spill *spill; /* nbytes > TIX_INLINE */
+	} u;
+};
+
+_Static_assert(sizeof(struct tix_list) == 32, "a tix_list cell is 32 bytes");
 
 /* Open addressing on the key; cap a power of two, at most half full. */
 #define TIX_RECENT 256 /* a power of two */
@@ -37,7 +79,7 @@ struct rpl_tindex {
 	uint64_t next_slot_pos; /* the position where slot nslots starts */
 	uint64_t covered;
 	struct tix_map code, rd, wr;
-	uint64_t bytes; /* of the lists and cells */
+	uint64_t bytes; /* all it holds: itself, start[], the cells, spill blocks, skip tables */
 };
 
 static size_t hash(uint32_t key, size_t cap)
@@ -75,39 +117,144 @@ static void grow(struct rpl_tindex *t, struct tix_map *m)
 	m->cap = cap;
 }
 
+/* key's cell (key + 1), made empty if it has none. */
+static struct tix_list *cell(struct rpl_tindex *t, struct tix_map *m, uint32_t key)
+{
+	size_t i;
+
+	if (2 * (m->used + 1) > m->cap)
+		grow(t, m);
+	for (i = hash(key, m->cap); m->cell[i].key && m->cell[i].key != key;
+	     i = (i + 1) & (m->cap - 1))
+		;
+	if (!m->cell[i].key) {
+		m->cell[i].key = key;
+		m->used++;
+	}
+	return &m->cell[i];
+}
+
+static const uint8_t *bytes_of(const struct tix_list *l)
+{
+	return l->nbytes <= TIX_INLINE ? l->u.in : l->u.spill->data;
+}
+
+static unsigned put_varint(uint8_t *p, uint64_t v)
+{
+	unsigned k = 0;
+
+	for (; v >= 0x80; v >>= 7)
+		p[k++] = (uint8_t)(v | 0x80);
+	p[k++] = (uint8_t)v;
+	return k;
+}
+
+/* The varint at p[*at] (one this file wrote: no bounds to check); *at past it. */
+static uint64_t get_varint(const uint8_t *p, uint32_t *at)
+{
+	uint64_t v = 0;
+	unsigned shift = 0;
+	uint8_t c;
+
+	do {
+		c = p[(*at)++];
+		v |= (uint64_t)(c & 0x7f) << shift;
+		shift += 7;
+	} while (c & 0x80);
+	return v;
+}
+
+/*
+ * Append k bytes to l's encoding, spilling it out of the cell or growing the
+ * block. An encoding takes at most a byte for every two slots (a record
+ * covers its run and gap, 2 slots at least, and one more byte for every 7
+ * bits these need) and slots are 32-bit: its length fits 32 bits.
+ */
+static void append(struct rpl_tindex *t, struct tix_list *l, const uint8_t *b, unsigned k)
+{
+	uint64_t n = (uint64_t)l->nbytes + k;
+	struct tix_spill *s;
+
+	if (n <= TIX_INLINE) {
+		memcpy(l->u.in + l->nbytes, b, k);
+		l->nbytes = (uint32_t)n;
+		return;
+	}
+	s = l->nbytes > TIX_INLINE ? l->u.spill : NULL;
+	if (!s || n > s->cap) {
+		uint64_t cap = s ? (uint64_t)s->cap + s->cap / 4 : 3 * TIX_INLINE;
+
+		if (cap < n)
+			cap = n;
+		if (cap > UINT32_MAX)
+			cap = UINT32_MAX;
+		if (!s) { /* out of the cell: u.in and u.spill share the bytes */
+			s = xmalloc(sizeof(*s) + cap);
+			memcpy(s->data, l->u.in, l->nbytes);
+			s->nskip = s->askip = 0;
+			s->skip = NULL;
+			t->bytes += sizeof(*s) + cap;
+		} else {
+			s = xrealloc(s, sizeof(*s) + cap);
+			t->bytes += cap - s->cap;
+		}
+		s->cap = (uint32_t)cap;
+		l->u.spill = s;
+	}
+	memcpy(s->data + l->nbytes, b, k);
+	l->nbytes = (uint32_t)n;
+}
+
+/* Note slot in l (slot at least the last one noted in it). */
+static void list_note(struct rpl_tindex *t, struct tix_list *l, uint32_t slot)
+{
+	uint8_t b[10];
+	unsigned k;
+	struct tix_spill *s;
+
+	if (l->nbytes && slot <= l->last)
+		return;
+	if (l->nbytes && slot == l->last + 1) { /* the latest run goes on */
+		l->last = slot;
+		return;
+	}
+	if (!l->nbytes) {
+		k = put_varint(b, slot);
+	} else { /* the latest run's record: it ends, the new one starts */
+		uint32_t len1 = l->last - l->first;
+
+		k = put_varint(b, (uint64_t)(slot - l->last - 2) << 2 | (len1 < 3 ? len1 : 3));
+		if (len1 >= 3)
+			k += put_varint(b + k, len1 - 3);
+	}
+	append(t, l, b, k);
+	l->first = l->last = slot;
+	if (l->nbytes <= TIX_INLINE)
+		return;
+	s = l->u.spill; /* the new run's record will be at nbytes */
+	if (l->nbytes < (uint64_t)(s->nskip + 1) * TIX_SKIP)
+		return;
+	if (s->nskip == s->askip) {
+		uint32_t a = s->askip ? 2 * s->askip : 8;
+
+		s->skip = xrealloc(s->skip, a * sizeof(*s->skip));
+		t->bytes += (uint64_t)(a - s->askip) * sizeof(*s->skip);
+		s->askip = a;
+	}
+	s->skip[s->nskip++] = (struct tix_skip){ slot, l->nbytes };
+}
+
 /* Note slot for key (slot at least the last one noted for it). */
 static void note(struct rpl_tindex *t, struct tix_map *m, uint32_t key, uint32_t slot)
 {
-	struct tix_list *l;
-	size_t i;
-
 	uint64_t *seen;
 
 	key++;
 	seen = &m->recent[key & (TIX_RECENT - 1)];
 	if (*seen == ((uint64_t)slot << 32 | key))
 		return;
-	if (2 * (m->used + 1) > m->cap)
-		grow(t, m);
-	for (i = hash(key, m->cap); m->cell[i].key && m->cell[i].key != key;
-	     i = (i + 1) & (m->cap - 1))
-		;
-	l = &m->cell[i];
-	if (!l->key) {
-		l->key = key;
-		m->used++;
-	}
 	*seen = (uint64_t)slot << 32 | key;
-	if (l->n && l->slot[l->n - 1] == slot)
-		return;
-	if (l->n == l->cap) {
-		uint32_t cap = l->cap ? 2 * l->cap : 2;
-
-		l->slot = xrealloc(l->slot, cap * sizeof(*l->slot));
-		t->bytes += (cap - l->cap) * sizeof(*l->slot);
-		l->cap = cap;
-	}
-	l->slot[l->n++] = slot;
+	list_note(t, cell(t, m, key), slot);
 }
 
 struct rpl_tindex *rpl_tix_new(uint64_t interval)
@@ -126,8 +273,12 @@ struct rpl_tindex *rpl_tix_new(uint64_t interval)
 
 static void free_map(struct tix_map *m)
 {
-	for (size_t i = 0; i < m->cap; i++)
-		free(m->cell[i].slot);
+	for (size_t i = 0; i < m->cap; i++) {
+		if (m->cell[i].key && m->cell[i].nbytes > TIX_INLINE) {
+			free(m->cell[i].u.spill->skip);
+			free(m->cell[i].u.spill);
+		}
+	}
 	free(m->cell);
 }
 
@@ -214,25 +365,77 @@ size_t rpl_tix_slot_of(const struct rpl_tindex *t, uint64_t steps)
 	return lo;
 }
 
-/* The list's latest slot <= last (-1: none), or earliest >= first (after = 1). */
-static long pick(const struct tix_list *l, size_t at, int after)
+/*
+ * Where to decode l's runs from for slot at: the last run the skip table
+ * knows starting at or before at (the first run when none), as its first
+ * slot (*start) and its record's offset (*off).
+ */
+static void seek(const struct tix_list *l, const uint8_t *p, uint32_t at, uint32_t *off,
+		 uint32_t *start)
 {
-	size_t lo = 0, hi;
+	const struct tix_spill *s = l->nbytes > TIX_INLINE ? l->u.spill : NULL;
+	uint32_t lo = 0, hi = s ? s->nskip : 0; /* hi: the first entry whose run starts past at */
 
-	if (!l || !l->n)
-		return -1;
-	hi = l->n; /* the first index whose slot is > at (or >= at, after) */
 	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+		uint32_t mid = lo + (hi - lo) / 2;
 
-		if (after ? l->slot[mid] < at : l->slot[mid] <= at)
+		if (s->skip[mid].start <= at)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (after)
-		return lo < l->n ? (long)l->slot[lo] : -1;
-	return lo ? (long)l->slot[lo - 1] : -1;
+	if (lo) {
+		*start = s->skip[lo - 1].start;
+		*off = s->skip[lo - 1].off;
+	} else {
+		*off = 0;
+		*start = (uint32_t)get_varint(p, off);
+	}
+}
+
+/*
+ * The run starting at *start whose record is at *off, not the latest: its
+ * last slot; *start and *off move on to the next run.
+ */
+static uint32_t run_end(const uint8_t *p, uint32_t *off, uint32_t *start)
+{
+	uint64_t v = get_varint(p, off);
+	uint32_t end = *start + (uint32_t)(v & 3);
+
+	if ((v & 3) == 3)
+		end += (uint32_t)get_varint(p, off);
+	*start = end + 2 + (uint32_t)(v >> 2);
+	return end;
+}
+
+/* The list's latest slot <= at (-1: none), or earliest >= at (after = 1). */
+static long pick(const struct tix_list *l, size_t at, int after)
+{
+	const uint8_t *p;
+	uint32_t off, start, from, end;
+	long best = -1;
+
+	if (!l || !l->nbytes)
+		return -1;
+	if (at >= l->first) /* the latest run decides */
+		return after ? (at <= l->last ? (long)at : -1)
+			     : (long)(at < l->last ? at : l->last);
+	/* at < first: the runs before the latest one */
+	p = bytes_of(l);
+	seek(l, p, (uint32_t)at, &off, &start);
+	while (off < l->nbytes) {
+		from = start;
+		end = run_end(p, &off, &start);
+		if (after && end >= at)
+			return (long)(from > at ? from : at);
+		if (!after) {
+			if (from > at)
+				return best;
+			best = (long)(end < at ? end : at);
+		}
+	}
+	/* the latest run: start == first > at */
+	return after ? (long)start : best;
 }
 
 static long better(long a, long b, int after)
@@ -250,7 +453,8 @@ static long search(const struct rpl_tindex *t, size_t at, int after, const uint3
 	long best = -1;
 
 	for (int k = 0; k < npc; k++)
-		best = better(best, pick(find(&t->code, (pcs[k] >> RPL_TIX_CODE_SHIFT) + 1), at, after),
+		best = better(best,
+			      pick(find(&t->code, (pcs[k] >> RPL_TIX_CODE_SHIFT) + 1), at, after),
 			      after);
 	for (int k = 0; k < nw; k++) {
 		uint32_t first = w[k].addr >> RPL_TIX_DATA_SHIFT;
@@ -308,6 +512,40 @@ static void put(struct buf *b, uint64_t v, unsigned bytes)
 		b->p[b->n++] = (uint8_t)(v >> (8 * i));
 }
 
+/* Slots in l. */
+static uint32_t count(const struct tix_list *l)
+{
+	const uint8_t *p = bytes_of(l);
+	uint32_t off = 0, start = (uint32_t)get_varint(p, &off), n = l->last - l->first + 1;
+
+	while (off < l->nbytes) {
+		uint32_t from = start;
+
+		n += run_end(p, &off, &start) - from + 1;
+	}
+	return n;
+}
+
+/* l's slots expanded, as differences from the one before (the first from 0). */
+static void put_slots(struct buf *b, const struct tix_list *l)
+{
+	const uint8_t *p = bytes_of(l);
+	uint32_t off = 0, start = (uint32_t)get_varint(p, &off), prev = 0, from, end;
+	int any = 0, latest = 0;
+
+	while (!latest) { /* as deltas: zlib packs them well */
+		from = start;
+		latest = off == l->nbytes;
+		end = latest ? l->last : run_end(p, &off, &start);
+		for (uint32_t s = from;; s++) {
+			put(b, any ? s - prev : s, 4);
+			prev = s, any = 1;
+			if (s == end)
+				break;
+		}
+	}
+}
+
 size_t rpl_tix_serialize(const struct rpl_tindex *t, uint8_t **out)
 {
 	const struct tix_map *maps[3] = { &t->code, &t->rd, &t->wr };
@@ -326,9 +564,8 @@ size_t rpl_tix_serialize(const struct rpl_tindex *t, uint8_t **out)
 			if (!l->key)
 				continue;
 			put(&b, l->key - 1, 4);
-			put(&b, l->n, 4);
-			for (uint32_t s = 0; s < l->n; s++) /* as deltas: zlib packs them well */
-				put(&b, l->slot[s] - (s ? l->slot[s - 1] : 0), 4);
+			put(&b, count(l), 4);
+			put_slots(&b, l);
 		}
 	}
 	*out = b.p;
@@ -365,9 +602,14 @@ struct rpl_tindex *rpl_tix_deserialize(const uint8_t *p, size_t n, uint64_t inte
 		*why = iv != interval ? "has another interval" : "counts more slots than it holds";
 		return NULL;
 	}
+	if (nslots > UINT32_MAX) {
+		*why = "counts more slots than a slot number holds";
+		return NULL;
+	}
 	t = rpl_tix_new(interval);
 	maps[0] = &t->code, maps[1] = &t->rd, maps[2] = &t->wr;
 	t->covered = covered;
+	t->bytes += (nslots - t->aslots) * sizeof(*t->start); /* (modulo 2^64: fewer) */
 	t->aslots = nslots;
 	t->start = xrealloc(t->start, nslots * sizeof(*t->start));
 	t->nslots = 0;
@@ -394,16 +636,12 @@ struct rpl_tindex *rpl_tix_deserialize(const uint8_t *p, size_t n, uint64_t inte
 
 			if (get(&r, &key, 4) || get(&r, &len, 4))
 				goto bad;
-			if (key == UINT32_MAX || !len || len > (n - r.at) / 4 || find(maps[k], (uint32_t)key + 1)) {
+			if (key == UINT32_MAX || !len || len > (n - r.at) / 4 ||
+			    find(maps[k], (uint32_t)key + 1)) {
 				*why = "has a list that is empty, too long or repeated";
 				goto bad;
 			}
-			note(t, maps[k], (uint32_t)key, 0); /* makes the list; slot 0 dropped below */
-			l = find(maps[k], (uint32_t)key + 1);
-			l->n = 0;
-			l->slot = xrealloc(l->slot, len * sizeof(*l->slot));
-			t->bytes += (len > l->cap ? len - l->cap : 0) * sizeof(*l->slot);
-			l->cap = (uint32_t)len;
+			l = cell(t, maps[k], (uint32_t)key + 1);
 			for (uint64_t s = 0; s < len; s++) {
 				if (get(&r, &v, 4))
 					goto bad;
@@ -412,10 +650,9 @@ struct rpl_tindex *rpl_tix_deserialize(const uint8_t *p, size_t n, uint64_t inte
 					*why = "has a list out of order or past its slots";
 					goto bad;
 				}
-				l->slot[l->n++] = (uint32_t)slot;
+				list_note(t, l, (uint32_t)slot);
 			}
 		}
-		memset(maps[k]->recent, 0, sizeof(maps[k]->recent));
 	}
 	if (r.at != n) {
 		*why = "has bytes after its end";

@@ -9,8 +9,12 @@
  * its steps are [rpl_tix_slot_steps(j), rpl_tix_slot_steps(j + 1)). For
  * every 64-byte code line and every 64-byte data block (loads and stores
  * apart), the index keeps the increasing list of the slots that executed
- * an instruction there or accessed it: 4 bytes per line per slot (the
- * 10^8-instruction, 8-core soak: 6.4 MiB), outside the memory budget.
+ * an instruction there or accessed it, as runs of consecutive slots: a few
+ * bytes for a line used in every slot, about a byte a run for the others
+ * (the 10^8-instruction, 8-core soak: 1.7 MB, 6.7 MB as 4 bytes per line
+ * per slot). A query binary-searches a skip table and decodes some 140
+ * bytes at most, however long the list. It counts against the memory
+ * budget (replay/ckpt.c).
  *
  * It is a superset, like a summary: a slot not listed certainly did not
  * hit; a listed one may have. The replay fills it as it first runs past
