@@ -217,7 +217,26 @@ static int walk_error(struct cfw *x, int pre, int core, uint64_t bit, const char
  * fields as LEB128: count; icnt, lb, waits, miss and exc if marked; cycle,
  * bit and seq as zigzag deltas from the chunk's previous message (cycle if
  * marked); ta, if marked, as a zigzag delta from the previous message's ta
- * in the chunk (targets cluster in the code).
+ * in the chunk (targets cluster in the code). "previous" is 0 for the
+ * chunk's first message; a field not marked is 0 (cycle and ta: the
+ * previous message's). docs/FORMAT.md has the same diagram.
+ *
+ *     7   6   5   4   3   2   1   0
+ *   +---+---+---+---+---+---+---+---+
+ *   | 0 | 0 | 0 |gap|tgt| T |tl |end|  flags: gap, has_target, taken, tail, end
+ *   +---+---+---+---+---+---+---+---+
+ *   | 0 |TA |EXC|MIS|WAI|LB |CYC|ICN|  has: P_TA ... P_ICNT
+ *   +---+---+---+---+---+---+---+---+
+ *   count   ULEB128
+ *   icnt    ULEB128 (ICN)
+ *   cycle   ULEB128, zigzag: cycle - the previous cycle (CYC)
+ *   lb      ULEB128 (LB)
+ *   waits   ULEB128 (WAI)
+ *   miss    ULEB128 (MIS)
+ *   bit     ULEB128, zigzag: bit - the previous bit
+ *   seq     ULEB128, zigzag: seq - the previous seq
+ *   ta      ULEB128, zigzag: ta - the previous ta (TA)
+ *   exc     ULEB128 (EXC)
  */
 enum { P_ICNT = 1, P_CYCLE = 2, P_LB = 4, P_WAITS = 8, P_MISS = 16, P_EXC = 32, P_TA = 64 };
 /* the most one message takes packed: 9 fields of up to 10 bytes, the two head bytes */
