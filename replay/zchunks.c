@@ -148,7 +148,8 @@ static void seal(struct rpl_zchunks *l)
 	b->z = n != 0;
 	b->len = (uint32_t)(n ? n : l->rlen);
 	b->p = xmalloc(b->len ? b->len : 1);
-	memcpy(b->p, n ? l->z->buf : l->raw, b->len);
+	if (b->len) /* (chunks of 0 bytes: raw may be NULL) */
+		memcpy(b->p, n ? l->z->buf : l->raw, b->len);
 	l->z_bytes += b->len;
 	l->rlen = 0;
 }
