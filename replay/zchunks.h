@@ -14,8 +14,8 @@
  * and the stretches in decreasing order: the cache holds the block of the
  * current stretch and the one before it, which a stretch that starts in
  * the previous block needs too, and a sweep back inflates each block once.
- * A stretch over more blocks than the cache holds inflates all but one
- * of them again whenever it is walked again.
+ * A stretch over more blocks than the cache holds inflates most of them
+ * again whenever it is walked again.
  *
  *   block 0         block 1         ...  block k (incomplete)
  *   [c0 ... c15]    [c16 ... c31]         [c(16k) ... c(n-1)]
