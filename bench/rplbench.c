@@ -17,8 +17,10 @@
  * index_wall_s, instructions, checkpoints, checkpoint_bytes, rss_kb (peak
  * after indexing, getrusage), ck_* (the store: budget, the most it held,
  * how many states are compressed and from how many bytes to how many,
- * checkpoints dropped and laid down again), tindex_bytes (the time index), then seek_{min,median,p90,p99,max,mean}_ms and
- * rstep_{...}_ms, all CPU time. Then the far searches GDB's reverse-continue
+ * checkpoints dropped and laid down again), tindex_bytes (the time index),
+ * walk_* (a control-flow-only replay's walk: its bytes, its messages, how
+ * many of them packed, in how many bytes deflated and before), then
+ * seek_{min,median,p90,p99,max,mean}_ms and rstep_{...}_ms, all CPU time. Then the far searches GDB's reverse-continue
  * makes, from the end: to a breakpoint at the reset handler (executed only
  * at the very beginning: the search crosses the whole recording) and to a
  * write watchpoint on the first word stored in the run, as rcont_*_ms,
@@ -106,6 +108,7 @@ int main(int argc, char **argv)
 	double *seek_ms = NULL, *rstep_ms = NULL, t0, w0;
 	unsigned nrstep = 0;
 	uint32_t reset_pc, first;
+	struct rpl_memory_use mu;
 	struct rusage ru;
 	struct rpl_stop stop;
 	struct rpl *r;
@@ -135,6 +138,13 @@ int main(int argc, char **argv)
 	       (unsigned long long)end, n, (unsigned long long)bytes, ru.ru_maxrss);
 	store_stats(r);
 	printf("tindex_bytes=%llu\n", (unsigned long long)rpl_time_index_bytes(r, NULL));
+	rpl_memory_use(r, &mu);
+	if (mu.walk)
+		printf("walk_bytes=%llu\nwalk_messages=%llu\nwalk_packed=%llu\n"
+		       "walk_packed_bytes=%llu\nwalk_packed_raw=%llu\n",
+		       (unsigned long long)mu.walk, (unsigned long long)mu.walk_messages,
+		       (unsigned long long)mu.walk_packed, (unsigned long long)mu.walk_packed_bytes,
+		       (unsigned long long)mu.walk_packed_raw);
 
 	seek_ms = xcalloc(nseeks + 1, sizeof(*seek_ms));
 	rstep_ms = xcalloc(nseeks + 1, sizeof(*rstep_ms));

@@ -244,10 +244,14 @@ int cmd_replay(int argc, char **argv)
 				(unsigned long long)cs.dropped, (unsigned long long)cs.recreated);
 			if (mu.walk_messages)
 				fprintf(stderr, "  control-flow walk: %llu messages decoded, %llu of "
-					"them packed in %llu bytes\n",
+					"them packed in %llu bytes (%llu before deflating; %llu "
+					"blocks deflated, %llu inflated going back)\n",
 					(unsigned long long)mu.walk_messages,
 					(unsigned long long)mu.walk_packed,
-					(unsigned long long)mu.walk_packed_bytes);
+					(unsigned long long)mu.walk_packed_bytes,
+					(unsigned long long)mu.walk_packed_raw,
+					(unsigned long long)mu.walk_blocks,
+					(unsigned long long)mu.walk_inflations);
 			if (cm.probes)
 				fprintf(stderr, "  memory at %u of them: %llu bytes the "
 					"recording determines (%llu of them from a later load), "

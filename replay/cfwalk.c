@@ -7,6 +7,7 @@
 
 #include "board/board.h"
 #include "predictors/bp.h"
+#include "replay/zchunks.h"
 #include "streams/cfmsg.h"
 #include "util/leb.h"
 
@@ -42,24 +43,34 @@ struct msg {
  * A core's messages, by index in its list (walker.next): the newest in v,
  * plain, from index base on; the older ones packed in chunks of
  * MSG_CHUNK (pack_chunk: the fields that are not 0 or unchanged, LEB128,
- * deltas for offsets, stamps and targets: 7.5 bytes a message of a timed
- * TR_e stream, 6.6 of a trace port's path, against 88), decoded one chunk at a time into cache when
- * a replay that went back reads them. A message is packed only once the
- * read-ahead has passed it (it no longer changes) and the replay has
- * consumed it, so a replay going forward reads v.
+ * deltas for offsets, stamps and targets: 7.7 bytes a message of a timed
+ * TR_e stream, 6.6 of a trace port's path, against 88), and the chunks
+ * kept in blocks of MSG_BLOCK deflated (replay/zchunks.h: the newest,
+ * incomplete block raw, 2 blocks inflated for a replay going back). A
+ * replay that went back reads them one chunk at a time, decoded into
+ * cache. A message is packed only once the read-ahead has passed it (it
+ * no longer changes) and the replay has consumed it, so a replay going
+ * forward reads v.
+ *
+ * MSG_BLOCK: the soak workload's timed TR_e stream (10^8 instructions)
+ * packs to 7.7 bytes a message at 1 core, 8.2 at 8; deflated in blocks of
+ * 4 chunks 3.1 and 4.4, of 16 chunks 2.9 and 4.1, of 64 2.8 and 4.0
+ * (level 1, at some 100 MB/s; level 6 saves a sixth more for 3 times the
+ * CPU). A block of 4, 16, 64 chunks (8, 32, 128 KiB) inflates in 0.03-0.04,
+ * 0.11-0.14, 0.4-0.5 ms: a seek back pays that for up to two blocks of
+ * each core, on top of walking up to --interval instructions. At 8 cores
+ * a random seek and a reverse stepi took 9.1, 10.6, 11.6 ms (8.4 with the
+ * chunks kept raw); consecutive reverse stepi, which find their blocks
+ * inflated, 1.1 ms whatever the size.
  */
 #define MSG_CHUNK 256
+#define MSG_BLOCK 16
 
 struct msgs {
 	struct msg *v;
 	size_t n, a;
 	uint64_t base; /* index of v[0]; base + n messages in all */
-	struct packed {
-		uint8_t *p;
-		size_t len;
-	} *chunk; /* chunk i holds messages i * MSG_CHUNK on */
-	size_t nchunks, achunks;
-	uint64_t packed_bytes;
+	struct rpl_zchunks z; /* chunk i holds messages i * MSG_CHUNK on */
 	struct msg *cache; /* MSG_CHUNK messages: chunk cached, if not SIZE_MAX */
 	size_t cached;
 };
@@ -137,6 +148,7 @@ struct cfw {
 	uint64_t src_at; /* the latest path message's byte offset */
 	int src_ends;	 /* end messages filed */
 	int simple; /* RAPTOR_CFW_SIMPLE: one instruction at a time (white-box switch) */
+	unsigned block; /* chunks a block: MSG_BLOCK, or RAPTOR_CFW_BLOCK (white-box switch) */
 	int defer;  /* in cfw_run on one core: the replay's estimate is made at the end */
 	unsigned branch_penalty, exc_penalty;
 	struct dinfo **pages;
@@ -153,6 +165,8 @@ struct cfw {
 	int ends;      /* the end messages are read: nothing more in the stream */
 	int pfailed;
 	char perr[1024];
+
+	struct rpl_zcoder *zc; /* the lists' compressor */
 
 	/* the replay */
 	struct walker rw[MAX_CORES];
@@ -203,7 +217,26 @@ static int walk_error(struct cfw *x, int pre, int core, uint64_t bit, const char
  * fields as LEB128: count; icnt, lb, waits, miss and exc if marked; cycle,
  * bit and seq as zigzag deltas from the chunk's previous message (cycle if
  * marked); ta, if marked, as a zigzag delta from the previous message's ta
- * in the chunk (targets cluster in the code).
+ * in the chunk (targets cluster in the code). "previous" is 0 for the
+ * chunk's first message; a field not marked is 0 (cycle and ta: the
+ * previous message's). docs/FORMAT.md has the same diagram.
+ *
+ *     7   6   5   4   3   2   1   0
+ *   +---+---+---+---+---+---+---+---+
+ *   | 0 | 0 | 0 |gap|tgt| T |tl |end|  flags: gap, has_target, taken, tail, end
+ *   +---+---+---+---+---+---+---+---+
+ *   | 0 |TA |EXC|MIS|WAI|LB |CYC|ICN|  has: P_TA ... P_ICNT
+ *   +---+---+---+---+---+---+---+---+
+ *   count   ULEB128
+ *   icnt    ULEB128 (ICN)
+ *   cycle   ULEB128, zigzag: cycle - the previous cycle (CYC)
+ *   lb      ULEB128 (LB)
+ *   waits   ULEB128 (WAI)
+ *   miss    ULEB128 (MIS)
+ *   bit     ULEB128, zigzag: bit - the previous bit
+ *   seq     ULEB128, zigzag: seq - the previous seq
+ *   ta      ULEB128, zigzag: ta - the previous ta (TA)
+ *   exc     ULEB128 (EXC)
  */
 enum { P_ICNT = 1, P_CYCLE = 2, P_LB = 4, P_WAITS = 8, P_MISS = 16, P_EXC = 32, P_TA = 64 };
 /* the most one message takes packed: 9 fields of up to 10 bytes, the two head bytes */
@@ -212,7 +245,7 @@ enum { P_ICNT = 1, P_CYCLE = 2, P_LB = 4, P_WAITS = 8, P_MISS = 16, P_EXC = 32, 
 /* Pack the oldest MSG_CHUNK plain messages of l into a chunk of their own. */
 static void pack_chunk(struct msgs *l)
 {
-	uint8_t *buf = xmalloc((size_t)MSG_CHUNK * MSG_PACKED_MAX), *p = buf;
+	uint8_t *buf = rpl_zchunks_room(&l->z, (size_t)MSG_CHUNK * MSG_PACKED_MAX), *p = buf;
 	const struct msg *prev = &(struct msg){ 0 };
 
 	for (size_t i = 0; i < MSG_CHUNK; prev = &l->v[i++]) {
@@ -243,23 +276,32 @@ static void pack_chunk(struct msgs *l)
 		if (has & P_EXC)
 			put_uleb(&p, m->exc);
 	}
-	if (l->nchunks == l->achunks) {
-		l->achunks = l->achunks ? 2 * l->achunks : 64;
-		l->chunk = xrealloc(l->chunk, l->achunks * sizeof(*l->chunk));
-	}
-	l->chunk[l->nchunks].len = (size_t)(p - buf);
-	l->chunk[l->nchunks++].p = xrealloc(buf, (size_t)(p - buf));
-	l->packed_bytes += (uint64_t)(p - buf);
+	rpl_zchunks_add(&l->z, (size_t)(p - buf));
 	memmove(l->v, l->v + MSG_CHUNK, (l->n - MSG_CHUNK) * sizeof(*l->v));
 	l->n -= MSG_CHUNK;
 	l->base += MSG_CHUNK;
 }
 
-static void unpack_chunk(struct msgs *l, size_t c)
+/* Unpack chunk c of core's list into its cache: 0, or -1 with an error. */
+static int unpack_chunk(struct cfw *x, int core, size_t c)
 {
-	const uint8_t *p = l->chunk[c].p;
+	struct msgs *l = &x->list[core];
 	const struct msg *prev = &(struct msg){ 0 };
+	const uint8_t *p, *start;
+	char why[400];
+	size_t len;
 
+	l->cached = SIZE_MAX;
+	error_quiet(1);
+	p = start = rpl_zchunks_get(&l->z, c, &len);
+	error_quiet(-1);
+	if (!p) {
+		snprintf(why, sizeof(why), "%s", error_last()); /* error() overwrites it */
+		return error("%s: core %d (the replay at position %llu): its messages %llu to "
+			     "%llu, packed, cannot be read back (an internal error): %s", x->path,
+			     core, U(position(x)), U((uint64_t)c * MSG_CHUNK),
+			     U((uint64_t)(c + 1) * MSG_CHUNK - 1), why);
+	}
 	if (!l->cache)
 		l->cache = xmalloc(MSG_CHUNK * sizeof(*l->cache));
 	for (size_t i = 0; i < MSG_CHUNK; prev = &l->cache[i++]) {
@@ -282,12 +324,20 @@ static void unpack_chunk(struct msgs *l, size_t c)
 		m->ta = has & P_TA ? (uint32_t)unzigzag(get_uleb(&p), prev->ta) : prev->ta;
 		m->exc = has & P_EXC ? (uint16_t)get_uleb(&p) : 0;
 	}
+	if (p != start + len)
+		return error("%s: core %d (the replay at position %llu): its messages %llu to "
+			     "%llu, packed in %zu bytes, unpack from %zu (an internal error)",
+			     x->path, core, U(position(x)), U((uint64_t)c * MSG_CHUNK),
+			     U((uint64_t)(c + 1) * MSG_CHUNK - 1), len, (size_t)(p - start));
 	l->cached = c;
+	return 0;
 }
 
 /*
  * Message k of core's list (k < its count). The pointer holds until the
  * next message is filed, or the next msg() of an older chunk of the core.
+ * NULL with an error when k is packed and its chunk cannot be read back
+ * (its block does not inflate: an internal error, which fails the step).
  */
 static struct msg *msg(struct cfw *x, int core, uint64_t k)
 {
@@ -297,8 +347,8 @@ static struct msg *msg(struct cfw *x, int core, uint64_t k)
 	if (k >= l->base)
 		return &l->v[k - l->base];
 	c = (size_t)(k / MSG_CHUNK);
-	if (l->cached != c)
-		unpack_chunk(l, c);
+	if (l->cached != c && unpack_chunk(x, core, c))
+		return NULL;
 	return &l->cache[k % MSG_CHUNK];
 }
 
@@ -747,6 +797,8 @@ static int walk(struct cfw *x, int pre, int core, struct cfw_step *out)
 	uint64_t cost;
 
 	memset(out, 0, sizeof(*out));
+	if (!m)
+		return -1;
 	out->core = core;
 	out->pc = w->pc;
 	w->waits += w->slept;
@@ -1124,9 +1176,11 @@ static int read_head(struct cfw *x)
 static int pw_step(struct cfw *x, int core)
 {
 	struct walker *p = &x->pw[core];
-	struct msg *m = msg(x, core, p->next);
+	struct msg *m = msg(x, core, p->next); /* never packed: the read-ahead is at it */
 	struct cfw_step st;
 
+	if (!m)
+		return -1;
 	if (m->end && p->cnt == m->icnt) {
 		if (x->timed && p->pin + p->lb > m->cycle)
 			return walk_error(x, 1, core, m->bit, "the end message is stamped cycle %llu, "
@@ -1217,9 +1271,8 @@ static int pick(struct cfw *x, int *best, uint64_t *thr)
 		can[c] = 0;
 		if (w->done)
 			continue;
-		if (need(x, c, w->next))
+		if (need(x, c, w->next) || !(m = msg(x, c, w->next)))
 			return -1;
-		m = msg(x, c, w->next);
 		if (m->end && w->cnt == m->icnt) {
 			w->done = 1;
 			if (x->timed)
@@ -1250,9 +1303,12 @@ static int pick(struct cfw *x, int *best, uint64_t *thr)
 		return 0;
 	}
 	for (int c = 0; c < x->ncores; c++)
-		if (!x->rw[c].done)
-			return walk_error(x, 0, c, msg(x, c, x->rw[c].next)->bit, "no core can go "
-					  "on in the stream's order (a bug)");
+		if (!x->rw[c].done) {
+			const struct msg *m = msg(x, c, x->rw[c].next);
+
+			return m ? walk_error(x, 0, c, m->bit, "no core can go on in the stream's "
+					      "order (a bug)") : -1;
+		}
 	return 1;
 }
 
@@ -1260,13 +1316,16 @@ static int pick(struct cfw *x, int *best, uint64_t *thr)
 static int step_core(struct cfw *x, int c, struct cfw_step *out)
 {
 	uint64_t k = x->rw[c].next;
+	const struct msg *m;
 
 	if (walk(x, 0, c, out))
 		return -1;
 	if (x->rw[c].next != k) {
-		if (msg(x, c, k)->seq != x->consumed)
-			return walk_error(x, 0, c, msg(x, c, k)->bit, "a message consumed out of the "
-					  "stream's order (a bug)");
+		if (!(m = msg(x, c, k)))
+			return -1;
+		if (m->seq != x->consumed)
+			return walk_error(x, 0, c, m->bit, "a message consumed out of the stream's "
+					  "order (a bug)");
 		x->consumed++;
 	}
 	return 0;
@@ -1306,8 +1365,8 @@ static uint64_t rpl_pass(struct cfw *x, int c, uint64_t thr, struct cfw_run *run
 	uint64_t k, lb0 = w->lb;
 	struct dinfo *d;
 
-	if (!(d = run_at(x, w, m, &k)))
-		return 0;
+	if (!m || !(d = run_at(x, w, m, &k)))
+		return 0; /* (no m: walk() fails on it) */
 	k = min_u64(k, min_u64(run->max_steps - run->steps, run->max_insns - run->insns));
 	if (!k)
 		return 0;
@@ -1353,7 +1412,7 @@ static int still_picked(struct cfw *x, uint64_t ready)
 		return 0;
 	/* only now: before the first message the list is empty (v NULL) */
 	m = msg(x, 0, w->next);
-	return !(m->end && w->cnt == m->icnt);
+	return m && !(m->end && w->cnt == m->icnt); /* (no m: pick() fails on it) */
 }
 
 /*
@@ -1362,15 +1421,19 @@ static int still_picked(struct cfw *x, uint64_t ready)
  * (the estimate matters for the order of several cores only, and is
  * observable at the end of a run).
  */
-static void run_cycle(struct cfw *x, struct cfw_run *run, int stale)
+static int run_cycle(struct cfw *x, struct cfw_run *run, int stale)
 {
+	const struct msg *m;
 	struct walker *w;
 
 	x->defer = 0;
 	if (!stale)
-		return;
+		return 0;
 	w = &x->rw[run->last.core];
-	w->cycle = run->last.cycle = estimate(x, w, msg(x, run->last.core, w->next));
+	if (!(m = msg(x, run->last.core, w->next)))
+		return -1;
+	w->cycle = run->last.cycle = estimate(x, w, m);
+	return 0;
 }
 
 int cfw_run(struct cfw *x, struct cfw_run *run)
@@ -1382,7 +1445,8 @@ int cfw_run(struct cfw *x, struct cfw_run *run)
 	run->steps = run->insns = 0;
 	for (;;) {
 		if (!still_picked(x, ready)) {
-			run_cycle(x, run, stale); /* before pick() marks the end */
+			if (run_cycle(x, run, stale)) /* before pick() marks the end */
+				return -1;
 			stale = 0;
 			x->defer = x->ncores == 1 && !run->log && !x->simple;
 			s = pick(x, &c, &thr);
@@ -1408,10 +1472,8 @@ int cfw_run(struct cfw *x, struct cfw_run *run)
 			run->steps++;
 			run->insns += !st.exception;
 		}
-		if (x->simple || run->steps >= run->max_steps || run->insns >= run->max_insns) {
-			run_cycle(x, run, stale);
-			return 0;
-		}
+		if (x->simple || run->steps >= run->max_steps || run->insns >= run->max_insns)
+			return run_cycle(x, run, stale);
 	}
 }
 
@@ -1424,7 +1486,8 @@ int cfw_peek(struct cfw *x, int *core, uint32_t *pc, int *insn)
 	if (s)
 		return s;
 	w = &x->rw[*core];
-	m = msg(x, *core, w->next);
+	if (!(m = msg(x, *core, w->next)))
+		return -1;
 	*pc = w->pc;
 	*insn = !(!m->count && !m->end && !m->tail && m->icnt == w->cnt);
 	return 0;
@@ -1462,7 +1525,8 @@ uint64_t cfw_steps(const struct cfw *x, int core)
 struct cfw *cfw_new(const struct cfw_config *cfg)
 {
 	const struct st_manifest *mf = cfg->mf;
-	const char *simple;
+	const char *simple, *block;
+	uint64_t b;
 	struct cfw *x;
 
 	if (!mf->cf_on) {
@@ -1493,7 +1557,10 @@ struct cfw *cfw_new(const struct cfw_config *cfg)
 	x->open_core = -1;
 	simple = getenv("RAPTOR_CFW_SIMPLE"); /* white-box switch */
 	x->simple = simple && *simple;
+	block = getenv("RAPTOR_CFW_BLOCK"); /* white-box switch */
+	x->block = block && !parse_u64(block, &b) && b && b <= 1024 ? (unsigned)b : MSG_BLOCK;
 	x->pages = xmap_table(DPAGE_TABLE_BYTES, "the walk's page table");
+	x->zc = rpl_zcoder_new();
 	for (int c = 0; c < x->ncores; c++) {
 		uint32_t xpsr = mf->regs[c][ISA_R_XPSR];
 		struct walker w = { .pc = mf->regs[c][ISA_R_PC] & ~1u,
@@ -1501,6 +1568,7 @@ struct cfw *cfw_new(const struct cfw_config *cfg)
 
 		x->pw[c] = x->rw[c] = w;
 		x->list[c].cached = SIZE_MAX;
+		rpl_zchunks_init(&x->list[c].z, x->zc, x->block);
 		if (x->nx)
 			continue; /* NX_b's messages do not depend on the predictors */
 		x->pbp[c] = bp_new(&mf->bp);
@@ -1523,11 +1591,10 @@ void cfw_free(struct cfw *x)
 		bp_free(x->pbp[c]);
 		bp_free(x->rbp[c]);
 		free(x->list[c].v);
-		for (size_t i = 0; i < x->list[c].nchunks; i++)
-			free(x->list[c].chunk[i].p);
-		free(x->list[c].chunk);
+		rpl_zchunks_release(&x->list[c].z);
 		free(x->list[c].cache);
 	}
+	rpl_zcoder_free(x->zc);
 	for (size_t i = 0; i < x->nused; i++)
 		free(x->used[i]);
 	free(x->used);
@@ -1537,18 +1604,24 @@ void cfw_free(struct cfw *x)
 
 uint64_t cfw_memory(const struct cfw *x, struct cfw_msg_stats *st)
 {
-	uint64_t n = (uint64_t)x->nused * DPAGE_N * sizeof(struct dinfo);
+	uint64_t n = (uint64_t)x->nused * DPAGE_N * sizeof(struct dinfo) + rpl_zcoder_bytes(x->zc);
 	struct cfw_msg_stats s = { 0 };
 
 	for (int c = 0; c < x->ncores; c++) {
 		const struct msgs *l = &x->list[c];
+		struct rpl_zchunks_stats zs;
 
-		n += l->a * sizeof(*l->v) + l->achunks * sizeof(*l->chunk) + l->packed_bytes +
+		n += l->a * sizeof(*l->v) + rpl_zchunks_bytes(&l->z, &zs) +
 		     (l->cache ? MSG_CHUNK * sizeof(*l->cache) : 0);
 		s.messages += l->base + l->n;
 		s.packed += l->base;
-		s.packed_bytes += l->packed_bytes;
+		s.packed_bytes += zs.stored_bytes;
+		s.packed_raw += zs.raw_bytes;
+		s.blocks += zs.blocks;
+		s.inflations += zs.inflations;
+		s.cache_bytes += zs.cache_bytes + (l->cache ? MSG_CHUNK * sizeof(*l->cache) : 0);
 	}
+	s.cache_bytes += rpl_zcoder_bytes(x->zc);
 	if (st)
 		*st = s;
 	return n;

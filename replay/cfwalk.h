@@ -43,7 +43,9 @@
  * enough to complete the message at the head of the stream, and file the
  * decoded messages per core. The replay's walkers then follow those lists
  * with the same code. The messages the replay has passed are kept packed
- * (7 to 8 bytes each, against 88 plain), for the replay to go back over.
+ * (7 to 8 bytes each, against 88 plain), in blocks of 4096 messages
+ * deflated (3 to 4 bytes a message), for the replay to go back over: a
+ * replay going back inflates the blocks it reads, two at a time.
  *
  * Global order. Each core's PC sequence is exact; the interleaving of the
  * cores is not known between messages, because the board's timing depends
@@ -171,7 +173,9 @@ void cfw_free(struct cfw *x);
  * desync (an error naming the stream, the core, its instruction count and
  * the bit offset of the message concerned). A desync found while decoding
  * ahead is reported when the replay needs that part of the stream, and
- * again at every later call.
+ * again at every later call. -1 too (an internal error naming the core and
+ * the block) when the packed messages a replay that went back needs do not
+ * inflate.
  */
 int cfw_step(struct cfw *x, struct cfw_step *out) MUST_CHECK;
 
@@ -195,17 +199,20 @@ struct cfw_run {
 
 /*
  * Steps until a limit of run: 0 (at least one step done); 1 at the end
- * of the recording (nothing done); -1 on a desync as cfw_step's.
+ * of the recording (nothing done); -1 on an error as cfw_step's.
  * RAPTOR_CFW_SIMPLE set (not empty) in the environment at cfw_new makes
  * every run (and the read-ahead) one instruction at a time, the plain
- * walk (a white-box switch, so that tests compare both).
+ * walk (a white-box switch, so that tests compare both);
+ * RAPTOR_CFW_BLOCK=N (1 to 1024) deflates the packed messages in blocks
+ * of N chunks of 256 instead of 16 (another, so that small recordings have
+ * many blocks).
  */
 int cfw_run(struct cfw *x, struct cfw_run *run) MUST_CHECK;
 
 /*
  * What the next cfw_step will do, without doing it: 0 with *core, *pc and
  * *insn (1: an instruction at *pc, 0: an exception entry); 1 at the end;
- * -1 on a desync as above.
+ * -1 on an error as above.
  */
 int cfw_peek(struct cfw *x, int *core, uint32_t *pc, int *insn) MUST_CHECK;
 
@@ -216,11 +223,17 @@ uint64_t cfw_insns(const struct cfw *x, int core);
 uint64_t cfw_steps(const struct cfw *x, int core);
 /*
  * Bytes the walker holds: its decoded messages (the newest plain, the
- * older packed) and its answers about the code. If st: the messages
- * decoded, those of them packed, and the bytes the packed ones take.
+ * older packed and deflated, the blocks inflated for a replay going back,
+ * the compressor) and its answers about the code. If st, of the messages:
  */
 struct cfw_msg_stats {
-	uint64_t messages, packed, packed_bytes;
+	uint64_t messages;     /* decoded */
+	uint64_t packed;       /* of them packed */
+	uint64_t packed_bytes; /* the bytes those take: deflated blocks, the newest blocks raw */
+	uint64_t packed_raw;   /* the bytes they took packed, before deflating */
+	uint64_t blocks;       /* complete blocks, deflated (each core's but its newest) */
+	uint64_t inflations;   /* blocks inflated for a replay going back, so far */
+	uint64_t cache_bytes;  /* held to read them back and to deflate (in the total) */
 };
 uint64_t cfw_memory(const struct cfw *x, struct cfw_msg_stats *st);
 /* The bit offset in the cf stream the walk has read up to. */

@@ -59,6 +59,9 @@ void rpl_memory_use(const struct rpl *r, struct rpl_memory_use *u)
 	u->walk_messages = ms.messages;
 	u->walk_packed = ms.packed;
 	u->walk_packed_bytes = ms.packed_bytes;
+	u->walk_packed_raw = ms.packed_raw;
+	u->walk_blocks = ms.blocks;
+	u->walk_inflations = ms.inflations;
 	u->path = rpl_port_stats(r) ? rpl_port_stats(r)->path_bytes : 0;
 	u->resident = rss;
 	u->rest = 0;

@@ -211,8 +211,12 @@ struct rpl_memory_use {
 	uint64_t initial;    /* the initial image (rpl_read_mem) */
 	uint64_t live;	     /* the live memory picture's pages */
 	uint64_t walk;	     /* a control-flow-only replay's messages and code (cfw_memory) */
-	/* of those messages: how many, how many packed, in how many bytes */
-	uint64_t walk_messages, walk_packed, walk_packed_bytes;
+	/*
+	 * of those messages: how many, how many packed, in how many bytes, and
+	 * before deflating; blocks deflated, inflations (cfw_msg_stats)
+	 */
+	uint64_t walk_messages, walk_packed, walk_packed_bytes, walk_packed_raw;
+	uint64_t walk_blocks, walk_inflations;
 	uint64_t path; /* a trace port's decoded path, the walk's source (etmpath.h) */
 	/*
 	 * The rest of the process's resident memory (code, libraries, decoder,

@@ -255,16 +255,52 @@ test_expect_success 'setup: control-flow-only recordings to probe and to damage'
 		-o nx -q >/dev/null
 '
 
-test_expect_success 'the decoded messages are packed once replayed: bytes per message, seeks over them' '
+# walk_line ERR: "messages packed bytes raw blocks inflations" of the
+# control-flow walk's line in raptor replay --random's summary
+walk_line() {
+	sed -n "s/^  control-flow walk: \([0-9]*\) messages decoded, \([0-9]*\) of them packed in \([0-9]*\) bytes (\([0-9]*\) before deflating; \([0-9]*\) blocks deflated, \([0-9]*\) inflated going back)$/\1 \2 \3 \4 \5 \6/p" "$1"
+}
+
+# Packed, the messages take 8.8 bytes each here; deflated in blocks of 16
+# chunks of 256 (the newest block raw: 10 of the 106 chunks), 4.4.
+test_expect_success 'the decoded messages are packed and deflated once replayed: bytes per message, seeks over them' '
 	"$RAPTOR" record "$GUEST/fpmath-m3-O0.elf" --cores 1 --lv-enc none --truth -o many -q \
 		>/dev/null &&
 	"$RAPTOR" replay many --random 100 --interval 5000 2>err &&
 	grep "100 random positions among [0-9]* equal the ground truth" err &&
-	sed -n "s/^  control-flow walk: \([0-9]*\) messages decoded, \([0-9]*\) of them packed in \([0-9]*\) bytes$/\1 \2 \3/p" err >walk &&
-	read n p b <walk &&
-	echo "# $n messages, $p packed in $b bytes" &&
+	walk_line err >walk &&
+	read n p b raw blocks infl <walk &&
+	echo "# $n messages, $p packed in $b bytes ($raw before deflating;" \
+		"$blocks blocks, $infl inflations)" &&
 	test "$n" -ge 20000 && test "$p" -ge $((n - 1024)) &&
-	test "$b" -le $((p * 10))
+	test "$b" -le $((p * 5)) && test "$raw" -gt $((b * 3 / 2)) &&
+	test "$blocks" -ge 6 && test "$infl" -ge "$blocks"
+'
+
+# A seek back restores the checkpoint before its target and walks from
+# there: over the messages packed and deflated, which it inflates block by
+# block (two kept inflated). With --memory 1M the checkpoints are sparse
+# (dropped, laid down again), so a seek walks across several blocks;
+# RAPTOR_CFW_BLOCK=1 (a white-box switch of replay/cfwalk.c) makes every
+# chunk of 256 messages a block of its own, so that the blocks turn over
+# in the cache (more inflations than blocks) even on these recordings.
+test_expect_success 'deflated blocks read back: seeks and reverse steps across many blocks equal the truth' '
+	"$RAPTOR" record "$GUEST/nbody-m3-O0.elf" --cores 4 --lv-enc none --truth -o nbody -q \
+		>/dev/null &&
+	for w in "many 16 6" "many 1 100" "nbody 1 10"; do
+		set -- $w
+		RAPTOR_CFW_BLOCK=$2 "$RAPTOR" replay $1 --random 60 --interval 2000 --memory 1M \
+			--seed 5 2>err &&
+		grep "60 random positions among [0-9]* equal the ground truth" err &&
+		walk_line err >walk &&
+		read n p bytes raw blocks infl <walk &&
+		echo "# $1, blocks of $2 chunks: $p messages packed in $blocks blocks," \
+			"$infl inflations" &&
+		test "$blocks" -ge $3 && test "$infl" -gt "$blocks" &&
+		RAPTOR_CFW_BLOCK=$2 "$RAPTOR" replay $1 --check-points 10 --interval 2000 \
+			--memory 1M 2>err &&
+		grep "checks in both directions equal the ground truth.s PCs" err || return 1
+	done
 '
 
 test_expect_success '--to stops at a position' '
