@@ -337,7 +337,7 @@ static int unpack_chunk(struct cfw *x, int core, size_t c)
  * Message k of core's list (k < its count). The pointer holds until the
  * next message is filed, or the next msg() of an older chunk of the core.
  * NULL with an error when k is packed and its chunk cannot be read back
- * (its block does not inflate: an internal error, which fails the step).
+ * (its block does not unpack: an internal error, which fails the step).
  */
 static struct msg *msg(struct cfw *x, int core, uint64_t k)
 {

@@ -3,96 +3,58 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
+
+#include "util/zpack.h"
 
 struct rpl_zcoder {
-	z_stream def, inf;
-	uint8_t def_on, inf_on; /* set up (deflateInit, inflateInit) */
-	uint8_t *buf;		/* deflate's output */
+	struct zpack *zp; /* set up when first needed */
+	uint8_t *buf;	  /* the packer's output */
 	size_t cap;
-	uint64_t zlib_bytes; /* what zlib has allocated and not freed */
 };
-
-/* zlib's allocations, counted: each with its size in front. */
-static void *z_alloc(void *opaque, uInt items, uInt size)
-{
-	struct rpl_zcoder *z = opaque;
-	size_t n = (size_t)items * size;
-	size_t *p = malloc(sizeof(max_align_t) + n);
-
-	if (!p)
-		return Z_NULL;
-	*p = n;
-	z->zlib_bytes += n;
-	return (char *)p + sizeof(max_align_t);
-}
-
-static void z_free(void *opaque, void *ptr)
-{
-	struct rpl_zcoder *z = opaque;
-	size_t *p;
-
-	if (!ptr)
-		return;
-	p = (size_t *)((char *)ptr - sizeof(max_align_t));
-	z->zlib_bytes -= *p;
-	free(p);
-}
 
 struct rpl_zcoder *rpl_zcoder_new(void)
 {
-	struct rpl_zcoder *z = xcalloc(1, sizeof(*z));
-
-	z->def.zalloc = z->inf.zalloc = z_alloc;
-	z->def.zfree = z->inf.zfree = z_free;
-	z->def.opaque = z->inf.opaque = z;
-	return z;
+	return xcalloc(1, sizeof(struct rpl_zcoder));
 }
 
 void rpl_zcoder_free(struct rpl_zcoder *z)
 {
 	if (!z)
 		return;
-	if (z->def_on)
-		deflateEnd(&z->def);
-	if (z->inf_on)
-		inflateEnd(&z->inf);
+	zpack_free(z->zp);
 	free(z->buf);
 	free(z);
 }
 
 uint64_t rpl_zcoder_bytes(const struct rpl_zcoder *z)
 {
-	return sizeof(*z) + z->cap + z->zlib_bytes;
+	return sizeof(*z) + z->cap + zpack_bytes(z->zp);
+}
+
+/* The coder's packer, set up at first use; NULL when the library cannot (out of memory). */
+static struct zpack *packer(struct rpl_zcoder *z)
+{
+	if (!z->zp)
+		z->zp = zpack_new();
+	return z->zp;
 }
 
 /*
- * Deflate n bytes at p (level 1) into the coder's buffer: their length
- * there, or 0 when zlib cannot (out of memory) or they do not shrink.
+ * Pack n bytes at p (util/zpack.h) into the coder's buffer: their length
+ * there, or 0 when the library cannot (out of memory) or they do not shrink.
  */
 static size_t deflate_block(struct rpl_zcoder *z, const uint8_t *p, size_t n)
 {
-	size_t bound;
+	size_t bound = zpack_bound(n), len;
 
-	if (!z->def_on) {
-		if (deflateInit(&z->def, 1) != Z_OK)
-			return 0;
-		z->def_on = 1;
-	} else if (deflateReset(&z->def) != Z_OK) {
+	if (!packer(z))
 		return 0;
-	}
-	bound = deflateBound(&z->def, (uLong)n);
 	if (z->cap < bound) {
 		z->buf = xrealloc(z->buf, bound);
 		z->cap = bound;
 	}
-	z->def.next_in = (Bytef *)p;
-	z->def.avail_in = (uInt)n;
-	z->def.next_out = z->buf;
-	z->def.avail_out = (uInt)bound;
-	if (deflate(&z->def, Z_FINISH) != Z_STREAM_END || z->def.total_out >= n)
-		return 0;
-	return z->def.total_out;
+	len = zpack_pack(z->zp, z->buf, z->cap, p, n);
+	return len && len < n ? len : 0;
 }
 
 void rpl_zchunks_init(struct rpl_zchunks *l, struct rpl_zcoder *z, unsigned per_block)
@@ -186,8 +148,6 @@ static const uint8_t *inflated(struct rpl_zchunks *l, size_t b)
 	const struct rpl_zblock *k = &l->block[b];
 	struct rpl_zslot *s = &l->slot[0];
 	struct rpl_zcoder *z = l->z;
-	const char *why;
-	int r;
 
 	for (int i = 0; i < RPL_ZCACHE; i++) {
 		size_t d = distance(l->slot[i].block, b), ds = distance(s->block, b);
@@ -205,30 +165,12 @@ static const uint8_t *inflated(struct rpl_zchunks *l, size_t b)
 		s->p = xmalloc(k->raw);
 		s->cap = k->raw;
 	}
-	if (!z->inf_on) {
-		if (inflateInit(&z->inf) != Z_OK) {
-			error("block %zu of %zu (chunks %zu to %zu): zlib cannot start: %s", b,
-			      l->nblocks, b * l->per_block, (b + 1) * l->per_block - 1,
-			      z->inf.msg ? z->inf.msg : "out of memory");
-			return NULL;
-		}
-		z->inf_on = 1;
-	} else {
-		inflateReset(&z->inf);
-	}
-	z->inf.next_in = k->p;
-	z->inf.avail_in = k->len;
-	z->inf.next_out = s->p;
-	z->inf.avail_out = k->raw;
-	r = inflate(&z->inf, Z_FINISH);
-	if (r != Z_STREAM_END || z->inf.total_out != k->raw) {
-		why = z->inf.msg	  ? z->inf.msg
-		      : r == Z_STREAM_END ? "a wrong length"
-					  : "it stops short";
-		error("block %zu of %zu (chunks %zu to %zu, %u bytes deflated from %u) does not "
-		      "inflate: %s",
+	if (!packer(z) || zpack_unpack(z->zp, s->p, k->raw, k->p, k->len)) {
+		error("block %zu of %zu (chunks %zu to %zu, %u bytes packed from %u) does not "
+		      "unpack: %s",
 		      b, l->nblocks, b * l->per_block, (b + 1) * l->per_block - 1, k->len, k->raw,
-		      why);
+		      z->zp ? "damaged (its checksum or its length does not match)"
+			    : "no memory for the decompressor");
 		return NULL;
 	}
 	l->inflations++;

@@ -5,8 +5,8 @@
  * again, and which grow by about a quarter of a byte per instruction.
  *
  * The chunks go in blocks of a fixed count (per_block). A block is
- * compressed whole (zlib level 1) as soon as its last chunk is added; only
- * the newest, incomplete block stays raw. Reading a chunk of a compressed
+ * compressed whole (util/zpack.h: zstd level 1, checksummed) as soon as
+ * its last chunk is added; only the newest, incomplete block stays raw. Reading a chunk of a compressed
  * block inflates the whole block into a cache of RPL_ZCACHE blocks, the
  * one farthest from it replaced. A replay going back restores a
  * checkpoint and reads forward from it, again and again from checkpoints
@@ -24,7 +24,7 @@
  *      inflated into the cache when read (2 blocks)
  *
  * One compressor and one decompressor (struct rpl_zcoder) serve the lists
- * of a replay: zlib's deflate state is some 256 KiB, and one list is kept
+ * of a replay: their contexts take hundreds of KiB, and one list is kept
  * per core.
  */
 #ifndef RAPTOR_ZCHUNKS_H
@@ -39,14 +39,14 @@
 #define RPL_ZCACHE 2
 
 /*
- * The zlib streams and their output buffer, shared by lists (not by
- * threads). rpl_zcoder_new dies on exhaustion, as xmalloc does; zlib's
- * own states are set up when first needed.
+ * The packer (util/zpack.h) and its output buffer, shared by lists (not
+ * by threads). rpl_zcoder_new dies on exhaustion, as xmalloc does; the
+ * packer's contexts are set up when first needed.
  */
 struct rpl_zcoder;
 struct rpl_zcoder *rpl_zcoder_new(void);
 void rpl_zcoder_free(struct rpl_zcoder *z);
-/* Bytes it holds: zlib's states (counted as zlib allocates them) and its buffer. */
+/* Bytes it holds: the packer's contexts (as the library sizes them) and its buffer. */
 uint64_t rpl_zcoder_bytes(const struct rpl_zcoder *z);
 
 /* The fields are the module's (a test may damage a block's bytes). */

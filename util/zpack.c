@@ -24,11 +24,18 @@ struct zpack *zpack_new(void)
 
 	z->c = ZSTD_createCCtx();
 	z->d = ZSTD_createDCtx();
-	if (!z->c || !z->d) {
+	if (!z->c || !z->d ||
+	    ZSTD_isError(ZSTD_CCtx_setParameter(z->c, ZSTD_c_compressionLevel, ZPACK_LEVEL)) ||
+	    ZSTD_isError(ZSTD_CCtx_setParameter(z->c, ZSTD_c_checksumFlag, 1))) {
 		zpack_free(z);
 		return NULL;
 	}
 	return z;
+}
+
+size_t zpack_bytes(const struct zpack *z)
+{
+	return z ? sizeof(*z) + ZSTD_sizeof_CCtx(z->c) + ZSTD_sizeof_DCtx(z->d) : 0;
 }
 
 void zpack_free(struct zpack *z)
@@ -42,7 +49,7 @@ void zpack_free(struct zpack *z)
 
 size_t zpack_pack(struct zpack *z, void *dst, size_t cap, const void *src, size_t n)
 {
-	size_t r = ZSTD_compressCCtx(z->c, dst, cap, src, n, ZPACK_LEVEL);
+	size_t r = ZSTD_compress2(z->c, dst, cap, src, n);
 
 	return ZSTD_isError(r) ? 0 : r;
 }

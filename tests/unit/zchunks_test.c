@@ -134,7 +134,7 @@ static void roundtrip(const char *what, int kind, size_t n, unsigned per_block)
 		   held <= st.stored_bytes + st.cache_bytes + slack,
 	       "%s: %llu bytes held in all", what, (unsigned long long)held);
 	tap_ok(st.blocks == 0 || rpl_zcoder_bytes(z) > 64 * 1024,
-	       "%s: the coder counts zlib's states (%llu bytes)", what,
+	       "%s: the coder counts its packer's contexts (%llu bytes)", what,
 	       (unsigned long long)rpl_zcoder_bytes(z));
 	rpl_zchunks_release(&l);
 	tap_ok(rpl_zchunks_count(&l) == 0 && rpl_zchunks_bytes(&l, NULL) == 0,
@@ -161,7 +161,7 @@ static void damaged(void)
 	p = rpl_zchunks_get(&l, 13, &len);
 	msg = capture_end();
 	tap_ok(!p, "a chunk of the damaged block is not read");
-	tap_ok(strstr(msg, "block 3 of 10 (chunks 12 to 15, ") && strstr(msg, "does not inflate"),
+	tap_ok(strstr(msg, "block 3 of 10 (chunks 12 to 15, ") && strstr(msg, "does not unpack"),
 	       "the error names the block and its chunks");
 	if (!strstr(msg, "block 3 of 10"))
 		tap_diag("got: %s", msg);
