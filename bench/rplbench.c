@@ -20,9 +20,10 @@
  * checkpoints dropped and laid down again), tindex_bytes (the time index),
  * walk_* (a control-flow-only replay's walk: its bytes, its messages, how
  * many of them packed, in how many bytes deflated and before), then
- * seek_{min,median,p90,p99,max,mean}_ms and rstep_{...}_ms, all CPU time. Then the far searches GDB's reverse-continue
- * makes, from the end: to a breakpoint at the reset handler (executed only
- * at the very beginning: the search crosses the whole recording) and to a
+ * seek_{min,median,p90,p99,max,mean}_ms and rstep_{...}_ms, all CPU time.
+ * Then the far searches GDB's reverse-continue makes, from the end: to a
+ * breakpoint at the reset handler (executed only at the very beginning:
+ * the search crosses the whole recording) and to a
  * write watchpoint on the first word stored in the run, as rcont_*_ms,
  * rcont_*_position (where each landed), and the store's ck_* and rss_kb
  * again at the end.

@@ -45,7 +45,7 @@ struct msg {
  * MSG_CHUNK (pack_chunk: the fields that are not 0 or unchanged, LEB128,
  * deltas for offsets, stamps and targets: 7.7 bytes a message of a timed
  * TR_e stream, 6.6 of a trace port's path, against 88), and the chunks
- * kept in blocks of MSG_BLOCK deflated (replay/zchunks.h: the newest,
+ * kept in blocks of MSG_BLOCK compressed (replay/zchunks.h: the newest,
  * incomplete block raw, 2 blocks inflated for a replay going back). A
  * replay that went back reads them one chunk at a time, decoded into
  * cache. A message is packed only once the read-ahead has passed it (it
@@ -53,15 +53,18 @@ struct msg {
  * forward reads v.
  *
  * MSG_BLOCK: the soak workload's timed TR_e stream (10^8 instructions)
- * packs to 7.7 bytes a message at 1 core, 8.2 at 8; deflated in blocks of
- * 4 chunks 3.1 and 4.4, of 16 chunks 2.9 and 4.1, of 64 2.8 and 4.0
- * (level 1, at some 100 MB/s; level 6 saves a sixth more for 3 times the
- * CPU). A block of 4, 16, 64 chunks (8, 32, 128 KiB) inflates in 0.03-0.04,
+ * packs to 7.7 bytes a message at 1 core, 8.2 at 8; deflated by zlib (level
+ * 1, at some 100 MB/s; level 6 saves a sixth more for 3 times the CPU) in
+ * blocks of 4 chunks 3.1 and 4.4, of 16 chunks 2.9 and 4.1, of 64 2.8 and
+ * 4.0. zstd's level 1 (util/zpack.h), used since, gives 2.8 and 4.3 in
+ * blocks of 16 for a third of zlib's compressing time (the forward replay
+ * 4% slower than with the chunks kept raw, against 14% with zlib). With
+ * zlib, a block of 4, 16, 64 chunks (8, 32, 128 KiB) inflated in 0.03-0.04,
  * 0.11-0.14, 0.4-0.5 ms: a seek back pays that for up to two blocks of
  * each core, on top of walking up to --interval instructions. At 8 cores
  * a random seek and a reverse stepi took 9.1, 10.6, 11.6 ms (8.4 with the
- * chunks kept raw); consecutive reverse stepi, which find their blocks
- * inflated, 1.1 ms whatever the size.
+ * chunks kept raw; 8.7 with zstd in blocks of 16); consecutive reverse
+ * stepi, which find their blocks inflated, 1.1 ms whatever the size.
  */
 #define MSG_CHUNK 256
 #define MSG_BLOCK 16

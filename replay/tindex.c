@@ -533,7 +533,7 @@ static void put_slots(struct buf *b, const struct tix_list *l)
 	uint32_t off = 0, start = (uint32_t)get_varint(p, &off), prev = 0, from, end;
 	int any = 0, latest = 0;
 
-	while (!latest) { /* as deltas: zlib packs them well */
+	while (!latest) { /* as deltas: they pack well (util/zpack.h) */
 		from = start;
 		latest = off == l->nbytes;
 		end = latest ? l->last : run_end(p, &off, &start);

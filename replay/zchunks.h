@@ -2,20 +2,21 @@
  * zchunks: a list of byte strings ("chunks"), appended in order, kept for
  * good and read back by index, compressed: the control-flow-only replay's
  * packed messages (replay/cfwalk.c), which a replay going back reads
- * again, and which grow by about a quarter of a byte per instruction.
+ * again, and which grow by about a quarter of a byte per instruction
+ * packed (a tenth compressed, on the soak workload at 1 core).
  *
  * The chunks go in blocks of a fixed count (per_block). A block is
- * compressed whole (util/zpack.h: zstd level 1, checksummed) as soon as
- * its last chunk is added; only the newest, incomplete block stays raw. Reading a chunk of a compressed
- * block inflates the whole block into a cache of RPL_ZCACHE blocks, the
- * one farthest from it replaced. A replay going back restores a
- * checkpoint and reads forward from it, again and again from checkpoints
- * further back, so the chunks of one stretch are read in increasing order
- * and the stretches in decreasing order: the cache holds the block of the
- * current stretch and the one before it, which a stretch that starts in
- * the previous block needs too, and a sweep back inflates each block once.
- * A stretch over more blocks than the cache holds inflates most of them
- * again whenever it is walked again.
+ * compressed whole (util/zpack.h: zstd level 1, checksummed) as soon as its
+ * last chunk is added; only the newest, incomplete block stays raw. Reading
+ * a chunk of a compressed block inflates the whole block into a cache of
+ * RPL_ZCACHE blocks, the one farthest from it replaced. A replay going back
+ * restores a checkpoint and reads forward from it, again and again from
+ * checkpoints further back, so the chunks of one stretch are read in
+ * increasing order and the stretches in decreasing order: the cache holds
+ * the block of the current stretch and the one before it, which a stretch
+ * that starts in the previous block needs too, and a sweep back inflates
+ * each block once. A stretch over more blocks than the cache holds inflates
+ * most of them again whenever it is walked again.
  *
  *   block 0         block 1         ...  block k (incomplete)
  *   [c0 ... c15]    [c16 ... c31]         [c(16k) ... c(n-1)]
