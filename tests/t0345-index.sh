@@ -2,7 +2,7 @@
 . "$(dirname "$0")/lib.sh"
 test_description 'raptor index: a persistent index written, reused, and rebuilt when stale, truncated or damaged; the recording never written'
 
-test_require "$RAPTOR" "$BUILD/truthq" gdb-multiarch timeout
+test_require "$RAPTOR" "$BUILD/truthq" gdb-multiarch timeout python3
 export TRUTHQ="$BUILD/truthq"
 
 . "$SRC/tests/gdbserve.sh"
@@ -11,6 +11,17 @@ export TRUTHQ="$BUILD/truthq"
 sums() {
 	(cd "$1" && find . -type f ! -name index.raptor ! -name "index.raptor.tmp*" | sort |
 		xargs sha256sum)
+}
+
+# set_version FILE V: the index FILE's header says format version V, its CRC-32 mended.
+set_version() {
+	python3 - "$1" "$2" <<-\EOF
+	import struct, sys, zlib
+	b = bytearray(open(sys.argv[1], "rb").read())
+	b[8:12] = struct.pack("<I", int(sys.argv[2]))
+	b[268:272] = struct.pack("<I", zlib.crc32(bytes(b[:268])))
+	open(sys.argv[1], "wb").write(b)
+	EOF
 }
 
 # loaded ERR FILE: ERR says the index FILE was loaded, and nothing was rebuilt.
@@ -126,6 +137,14 @@ test_expect_success 'stale: another interval' '
 	rebuilt err full/index.raptor "stale: written with --interval 1000, this replay uses 1500" &&
 	"$RAPTOR" index full --interval 1000 2>err &&
 	grep "stale: written with --interval 1500" err &&
+	cmp full/index.raptor full.index
+'
+
+test_expect_success 'another format version: a version-3 index (zlib blobs) is not read, rebuilt' '
+	cp full.index full/index.raptor &&
+	set_version full/index.raptor 3 &&
+	"$RAPTOR" replay full --random 20 --interval 1000 2>err &&
+	rebuilt err full/index.raptor "index format version 3, this raptor reads version 4" &&
 	cmp full/index.raptor full.index
 '
 
