@@ -7,14 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/leb.h"
 #include "util/util.h"
 
 /*
  * A line's or block's slots, as runs of consecutive slots: one run for hot
  * code and data (used in every slot), short ones with short gaps for the
- * rest (a block a core sweeps in every few slots). In LEB128 varints (7
- * bits a byte, low bits first, the top bit set in every byte but the last),
- * the first run's first slot, then a record for each run but the latest:
+ * rest (a block a core sweeps in every few slots). In LEB128 varints
+ * (util/leb.h), the first run's first slot, then a record for each run but
+ * the latest:
  *
  *   +-------+   +----------------------------------+---------+
  *   | first |   | (gap - 1) << 2 | min(len - 1, 3) | len - 4 |  (next record) ...
@@ -139,28 +140,13 @@ static const uint8_t *bytes_of(const struct tix_list *l)
 	return l->nbytes <= TIX_INLINE ? l->u.in : l->u.spill->data;
 }
 
-static unsigned put_varint(uint8_t *p, uint64_t v)
-{
-	unsigned k = 0;
-
-	for (; v >= 0x80; v >>= 7)
-		p[k++] = (uint8_t)(v | 0x80);
-	p[k++] = (uint8_t)v;
-	return k;
-}
-
-/* The varint at p[*at] (one this file wrote: no bounds to check); *at past it. */
+/* The varint at p[*at], which this file wrote (no bounds to check); *at moves past it. */
 static uint64_t get_varint(const uint8_t *p, uint32_t *at)
 {
-	uint64_t v = 0;
-	unsigned shift = 0;
-	uint8_t c;
+	const uint8_t *q = p + *at;
+	uint64_t v = get_uleb(&q);
 
-	do {
-		c = p[(*at)++];
-		v |= (uint64_t)(c & 0x7f) << shift;
-		shift += 7;
-	} while (c & 0x80);
+	*at = (uint32_t)(q - p);
 	return v;
 }
 
@@ -208,8 +194,7 @@ static void append(struct rpl_tindex *t, struct tix_list *l, const uint8_t *b, u
 /* Note slot in l (slot at least the last one noted in it). */
 static void list_note(struct rpl_tindex *t, struct tix_list *l, uint32_t slot)
 {
-	uint8_t b[10];
-	unsigned k;
+	uint8_t b[2 * LEB_MAX], *q = b;
 	struct tix_spill *s;
 
 	if (l->nbytes && slot <= l->last)
@@ -219,15 +204,15 @@ static void list_note(struct rpl_tindex *t, struct tix_list *l, uint32_t slot)
 		return;
 	}
 	if (!l->nbytes) {
-		k = put_varint(b, slot);
+		put_uleb(&q, slot);
 	} else { /* the latest run's record: it ends, the new one starts */
 		uint32_t len1 = l->last - l->first;
 
-		k = put_varint(b, (uint64_t)(slot - l->last - 2) << 2 | (len1 < 3 ? len1 : 3));
+		put_uleb(&q, (uint64_t)(slot - l->last - 2) << 2 | (len1 < 3 ? len1 : 3));
 		if (len1 >= 3)
-			k += put_varint(b + k, len1 - 3);
+			put_uleb(&q, len1 - 3);
 	}
-	append(t, l, b, k);
+	append(t, l, b, (unsigned)(q - b));
 	l->first = l->last = slot;
 	if (l->nbytes <= TIX_INLINE)
 		return;
