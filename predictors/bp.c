@@ -390,6 +390,34 @@ enum bp_miss bp_step(struct bp *bp, const struct bp_branch *br, int taken, uint3
 #define BP_HEADER_WORDS 6
 #define BP_HEADER_SIZE (BP_HEADER_WORDS * sizeof(uint32_t))
 
+int bp_follow(struct bp *bp, const struct bp_branch *br, int stop, int *counts, int *taken,
+	      uint32_t *target)
+{
+	struct bp_prediction pred;
+
+	*target = 0;
+	if (br->cf == ISA_CF_COND_DIRECT && !bp->tage) {
+		/* the common branch, fused as in bp_step */
+		if (stop)
+			return 1;
+		*counts = 1;
+		*taken = gshare_follow(bp->gs, br->pc);
+		ibtb_pir_update(bp->ibtb, br->pc, *taken);
+		return 0;
+	}
+	bp_predict(bp, br, &pred);
+	if (pred.counts && stop)
+		return 1;
+	if (pred.taken && pred.indirect && !pred.target_known)
+		return -1;
+	*counts = pred.counts;
+	*taken = pred.taken;
+	if (pred.taken && pred.indirect)
+		*target = pred.target;
+	bp_update(bp, br, pred.taken, pred.taken && pred.indirect ? pred.target : br->fallthrough);
+	return 0;
+}
+
 size_t bp_state_size(const struct bp *bp)
 {
 	return BP_HEADER_SIZE + gshare_state_size(bp->gs) + ras_state_size(bp->ras) +

@@ -218,6 +218,19 @@ enum bp_miss bp_step(struct bp *bp, const struct bp_branch *br, int taken, uint3
 		     struct bp_prediction *pred);
 
 /*
+ * The replay's side in one call, for a branch whose direction and target
+ * the predictors give (no message lands on it): bp_predict, then
+ * bp_update with the predicted direction and target. stop: do nothing
+ * and return 1 if the branch counts (a message lands on it after all);
+ * -1 (no state changed, no error printed) when it is predicted taken
+ * indirect with no target known; else 0, with *counts, *taken and *target
+ * (the predicted target of a taken indirect branch; else 0: the caller
+ * knows the static target and the fall-through).
+ */
+int bp_follow(struct bp *bp, const struct bp_branch *br, int stop, int *counts, int *taken,
+	      uint32_t *target);
+
+/*
  * Checkpoints: the whole state as plain bytes (no pointers, host byte order:
  * an in-memory snapshot, not a file format). The bytes start with a magic and
  * the configuration, so bp_restore refuses a state saved from another

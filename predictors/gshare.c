@@ -120,6 +120,20 @@ int gshare_step(struct gshare *g, uint32_t pc, int taken)
 	return p;
 }
 
+int gshare_follow(struct gshare *g, uint32_t pc)
+{
+	uint8_t *c;
+	int p;
+
+	if (!g->entries)
+		return 0;
+	c = &g->ctr[gshare_index(g, pc)];
+	p = *c >= 2;
+	*c = (uint8_t)gshare_counter_next(*c, p);
+	g->bhr = ((g->bhr << 1) | (unsigned)p) & (g->entries - 1);
+	return p;
+}
+
 size_t gshare_state_size(const struct gshare *g)
 {
 	return sizeof(uint32_t) + g->entries;

@@ -72,6 +72,12 @@ void gshare_update(struct gshare *g, uint32_t pc, int taken);
 int gshare_step(struct gshare *g, uint32_t pc, int taken);
 
 /*
+ * gshare_step with the predicted direction as the actual one (a replay
+ * following a prediction no message contradicts): returns that direction.
+ */
+int gshare_follow(struct gshare *g, uint32_t pc);
+
+/*
  * Checkpoint the state (BHR and counters) as plain bytes in host order;
  * restore into a predictor of the same size only (struct bp checks that).
  * Restore checks every value is one the predictor can hold: 0, or -1 with an

@@ -95,6 +95,7 @@ struct dinfo {
 	uint8_t has_run; /* run, bytes and wide are set */
 	uint8_t run;	 /* the run's instructions, 0 to RUN_MAX */
 	uint16_t bytes;	 /* the run's bytes */
+	struct dinfo *end; /* describe's answer for the instruction after the run */
 };
 /* the longest run kept (wide's bits) */
 #define RUN_MAX 64
@@ -175,6 +176,15 @@ struct cfw {
 	struct walker rw[MAX_CORES];
 	struct bp *rbp[MAX_CORES];
 	uint64_t consumed; /* messages consumed, end messages aside: a prefix of the stream */
+	/*
+	 * pick()'s verdict per core (can: it may step), kept while valid: bit c
+	 * of can_valid, cleared when core c steps or is restored, all of them
+	 * when a message is consumed (can_consumed differs)
+	 */
+	uint8_t can[MAX_CORES];
+	uint32_t can_valid;
+	uint64_t can_consumed;
+	uint64_t key[MAX_CORES]; /* a valid verdict's: the core's cycle if it can step, else UINT64_MAX */
 };
 
 static uint64_t position(const struct cfw *x)
@@ -445,6 +455,7 @@ static struct dinfo *find_run(struct cfw *x, uint32_t pc)
 	d->run = n;
 	d->wide = wide;
 	d->bytes = a - pc;
+	d->end = describe(x, a);
 	d->has_run = 1;
 	return d;
 }
@@ -465,12 +476,13 @@ static inline struct dinfo *block(struct cfw *x, uint32_t pc)
 /* The bytes of the first k instructions of d's run (k <= d->run). */
 static uint32_t run_bytes(const struct dinfo *d, uint64_t k)
 {
-	uint32_t b = 0;
+	uint64_t wide = d->wide & ((1ull << k) - 1);
+	uint32_t b = 2 * (uint32_t)k;
 
 	if (k == d->run)
 		return d->bytes;
-	for (uint64_t j = 0; j < k; j++)
-		b += d->wide >> j & 1 ? 4 : 2;
+	for (; wide; wide &= wide - 1) /* a run cut short: few of them are 32-bit */
+		b += 2;
 	return b;
 }
 
@@ -764,8 +776,18 @@ static void segment_done(struct cfw *x, struct walker *p, struct msg *m)
  * cycles and w WFI/WFE before the latest step: P0 + l + M l / L +
  * (S - M) w / W, which is P1 at the message. Functional: the lower bound.
  */
-static uint64_t estimate_at(const struct cfw *x, const struct walker *w, uint64_t lb,
-			    const struct msg *m)
+/* a b / c rounded down (c > 0), in 128 bits only when a b needs them */
+static inline uint64_t muldiv(uint64_t a, uint64_t b, uint64_t c)
+{
+	uint64_t p;
+
+	if (!__builtin_mul_overflow(a, b, &p))
+		return p / c;
+	return (uint64_t)((unsigned __int128)a * b / c);
+}
+
+static inline uint64_t estimate_at(const struct cfw *x, const struct walker *w, uint64_t lb,
+				   const struct msg *m)
 {
 	uint64_t slack, e;
 
@@ -774,15 +796,55 @@ static uint64_t estimate_at(const struct cfw *x, const struct walker *w, uint64_
 	if (m->cycle < w->pin + m->lb || !m->lb)
 		return w->pin + lb;
 	slack = m->cycle - w->pin - m->lb;
-	e = w->pin + lb + (uint64_t)((unsigned __int128)m->miss * lb / m->lb);
+	e = w->pin + lb + muldiv(m->miss, lb, m->lb);
 	if (m->waits)
-		e += (uint64_t)((unsigned __int128)(slack - m->miss) * w->waits / m->waits);
+		e += muldiv(slack - m->miss, w->waits, m->waits);
 	return e;
 }
 
 static uint64_t estimate(const struct cfw *x, const struct walker *w, const struct msg *m)
 {
 	return estimate_at(x, w, w->lb, m);
+}
+
+/*
+ * The read-ahead's checks after a step of its walker w that did not reach
+ * w's next message m (counted: the step was a branch bCnt counts), so that
+ * it does not walk on forever when the stream is wrong: 0, or -1 with an
+ * error.
+ */
+static inline int pre_checks(struct cfw *x, int core, struct walker *w, const struct msg *m,
+			     int counted)
+{
+	const int pre = 1;
+
+	if (x->timed && w->pin + w->lb > m->cycle)
+		return walk_error(x, pre, core, m->bit, "the core's next message is stamped cycle %llu, "
+				  "but it is still running at cycle %llu at least (pc 0x%08x)",
+				  U(m->cycle), U(w->pin + w->lb), w->pc);
+	if (!x->nx && m->count) {
+		if (w->cnt > MAX_RUN)
+			return walk_error(x, pre, core, m->bit, "more than %llu instructions without "
+					  "reaching the message for bCnt %llu", U(MAX_RUN),
+					  U(m->count));
+		if (counted || !w->power) {
+			w->power = 1;
+			w->lam = 0;
+			w->loop_pc = w->pc;
+			w->loop_it = w->it;
+		} else if (w->pc == w->loop_pc && w->it == w->loop_it) {
+			return walk_error(x, pre, core, m->bit, "the core loops through 0x%08x with no "
+					  "counted branch, so it can never reach the message for "
+					  "bCnt %llu (it is at %llu)", w->pc, U(m->count),
+					  U(w->bcnt));
+		} else if (++w->lam == w->power) {
+			w->power *= 2;
+			w->lam = 0;
+			w->loop_pc = w->pc;
+			w->loop_it = w->it;
+		}
+	}
+	return 0;
 }
 
 /*
@@ -908,34 +970,7 @@ done:
 			w->cycle = out->cycle = estimate(x, w, m);
 		return 0;
 	}
-	/* the read-ahead must not walk on forever when the stream is wrong */
-	if (x->timed && w->pin + w->lb > m->cycle)
-		return walk_error(x, pre, core, m->bit, "the core's next message is stamped cycle %llu, "
-				  "but it is still running at cycle %llu at least (pc 0x%08x)",
-				  U(m->cycle), U(w->pin + w->lb), w->pc);
-	if (!x->nx && m->count) {
-		if (w->cnt > MAX_RUN)
-			return walk_error(x, pre, core, m->bit, "more than %llu instructions without "
-					  "reaching the message for bCnt %llu", U(MAX_RUN),
-					  U(m->count));
-		if (counted || !w->power) {
-			w->power = 1;
-			w->lam = 0;
-			w->loop_pc = w->pc;
-			w->loop_it = w->it;
-		} else if (w->pc == w->loop_pc && w->it == w->loop_it) {
-			return walk_error(x, pre, core, m->bit, "the core loops through 0x%08x with no "
-					  "counted branch, so it can never reach the message for "
-					  "bCnt %llu (it is at %llu)", w->pc, U(m->count),
-					  U(w->bcnt));
-		} else if (++w->lam == w->power) {
-			w->power *= 2;
-			w->lam = 0;
-			w->loop_pc = w->pc;
-			w->loop_it = w->it;
-		}
-	}
-	return 0;
+	return pre_checks(x, core, w, m, counted);
 }
 
 /* ---- straight-line runs ------------------------------------------------------------------- */
@@ -965,25 +1000,6 @@ static uint64_t msg_room(const struct cfw *x, const struct walker *w, const stru
 static uint64_t min_u64(uint64_t a, uint64_t b)
 {
 	return a < b ? a : b;
-}
-
-/*
- * The straight-line run at w's PC, and in *k how much of it w may pass
- * before its next message m; NULL when it must take a step with walk()
- * (inside an IT block, at a branch).
- */
-static struct dinfo *run_at(struct cfw *x, const struct walker *w, const struct msg *m,
-			    uint64_t *k)
-{
-	struct dinfo *d;
-
-	if (w->it || (w->pc & 1))
-		return NULL;
-	d = block(x, w->pc);
-	if (!d->run)
-		return NULL;
-	*k = min_u64(d->run, msg_room(x, w, m));
-	return d;
 }
 
 /*
@@ -1032,35 +1048,217 @@ static void brent_pass(struct walker *p, const struct dinfo *d, uint32_t pc0, ui
 	}
 }
 
-/*
- * The read-ahead walker p of a core passes the straight-line run at its PC
- * as far as its checks allow, each of which walk() would make after every
- * instruction: its next message's time stamp, MAX_RUN and the cycle
- * detection. The instructions passed; 0: its next step is walk()'s.
- */
-static uint64_t pre_pass(struct cfw *x, struct walker *p, const struct msg *m)
+/* *st: a step of core c at a plain instruction (or a branch no message lands on) at pc. */
+static void plain_step(struct cfw_step *st, int c, uint32_t pc, uint32_t next_pc, uint64_t cycle)
 {
-	int brent = !x->nx && m->count;
-	uint32_t pc0 = p->pc;
-	struct dinfo *d;
-	uint64_t k;
+	memset(st, 0, sizeof(*st));
+	st->core = c;
+	st->pc = pc;
+	st->next_pc = next_pc;
+	st->cycle = cycle;
+}
 
-	if (!(d = run_at(x, p, m, &k)))
+/*
+ * For the replay's walker w (its waits as they stay through a lane) and
+ * its next message m: the lower bounds lb at which its estimate is below
+ * thr are those below the returned limit (estimate_at grows with lb).
+ */
+static uint64_t lb_limit(const struct cfw *x, const struct walker *w, const struct msg *m,
+			 uint64_t thr)
+{
+	uint64_t base = w->pin, lb;
+
+	if (x->timed && m->cycle >= w->pin + m->lb && m->lb && m->waits)
+		base += muldiv(m->cycle - w->pin - m->lb - m->miss, w->waits, m->waits);
+	if (thr <= base)
 		return 0;
-	if (x->timed)
-		k = min_u64(k, m->cycle > p->pin + p->lb ? m->cycle - p->pin - p->lb : 0);
-	if (brent) {
-		k = min_u64(k, p->cnt < MAX_RUN ? MAX_RUN - p->cnt : 0);
-		if (k && p->power && !p->loop_it && p->loop_pc > pc0 &&
-		    p->loop_pc <= pc0 + run_bytes(d, k))
-			return 0; /* the loop may close in there: walk() finds where */
+	lb = thr - 1 - base; /* the estimate is at least base + lb */
+	if (x->timed && m->cycle >= w->pin + m->lb && m->lb && m->miss)
+		/* base + lb + miss lb / L <= thr - 1 from below, then exactly */
+		lb = muldiv(lb, m->lb, m->lb + m->miss);
+	while (lb && estimate_at(x, w, lb, m) >= thr)
+		lb--;
+	if (estimate_at(x, w, lb, m) >= thr)
+		return 0;
+	while (estimate_at(x, w, lb + 1, m) < thr)
+		lb++;
+	return lb + 1;
+}
+
+/*
+ * The lane: walker w of core (pre: the read-ahead's, else the replay's,
+ * picked), outside an IT block, goes on through straight-line runs and
+ * through the branches its next message m (ready, for the replay) does
+ * not land on, taking what walk() would take at each step, as many walk()
+ * steps would, with their checks; it stops short of anything else (a step
+ * that reaches m, an IT block, a WFI/WFE, an instruction that cannot be
+ * decoded, a taken indirect branch the predictors give no target for) and
+ * of its limits:
+ *   - at most left steps;
+ *   - the replay: after its first step, only while its estimate is below
+ *     thr (it stays the core to step, pick()); the steps go into run (its
+ *     summary, log and last step);
+ *   - the read-ahead: its checks (pre_checks) after each branch, and
+ *     before each run those pre_checks would make after each of its
+ *     instructions (the stamp of m, MAX_RUN, the cycle detection).
+ * *done: the steps taken; all are instructions. 0, or -1 with an error
+ * (the read-ahead's checks, a decoded path's or NX_b's branch that cannot
+ * be followed), *done then counting the steps before the one that failed.
+ */
+static int lane(struct cfw *x, int pre, int core, const struct msg *m, uint64_t left,
+		uint64_t thr, struct cfw_run *run, uint64_t *done)
+{
+	struct walker *w = pre ? &x->pw[core] : &x->rw[core];
+	struct bp *bp = pre ? x->pbp[core] : x->rbp[core];
+	uint64_t n = 0, room = msg_room(x, w, m), lim = UINT64_MAX, cap = UINT64_MAX, k, lb0;
+	int brent = pre && !x->nx && m->count, s = 0, lazy = !pre && thr != UINT64_MAX;
+	uint32_t from = w->pc;
+	struct dinfo *d = NULL;
+
+	*done = 0;
+	if (!left || !room)
+		return 0;
+	w->waits += w->slept; /* as every step does: then 0 through the lane */
+	w->slept = 0;
+	if (pre && x->timed)
+		cap = m->cycle > w->pin ? m->cycle - w->pin : 0; /* lb after a step */
+	while (n < left && room) {
+		uint32_t pc = w->pc;
+
+		if (pc & 1)
+			break;
+		if (lazy && n) {
+			/* most often the core is no longer the one to step after a step */
+			if (estimate(x, w, m) >= thr)
+				break;
+			lim = lb_limit(x, w, m, thr);
+			lazy = 0;
+		}
+		if (n && w->lb >= lim)
+			break;
+		if (!d)
+			d = w->it ? describe(x, pc) : block(x, pc);
+		else if (!w->it && !d->has_run)
+			d = find_run(x, pc);
+		if (!w->it && d->run) {
+			k = min_u64(min_u64(d->run, room), left - n);
+			if (lazy && k > 1) {
+				/* the first step is the core's; most often the second is not */
+				if (estimate_at(x, w, w->lb + 1, m) >= thr)
+					k = 1;
+				else
+					lim = lb_limit(x, w, m, thr);
+				lazy = 0;
+			}
+			if (lim != UINT64_MAX)
+				k = min_u64(k, w->lb < lim ? lim - w->lb : 1);
+			if (cap != UINT64_MAX)
+				k = min_u64(k, cap > w->lb ? cap - w->lb : 0);
+			if (brent) {
+				k = min_u64(k, w->cnt < MAX_RUN ? MAX_RUN - w->cnt : 0);
+				if (k && w->power && !w->loop_it && w->loop_pc > pc &&
+				    w->loop_pc <= pc + run_bytes(d, k))
+					break; /* the loop may close in there: walk() finds where */
+			}
+			if (!k)
+				break;
+			lb0 = w->lb;
+			pass(w, d, k);
+			if (brent)
+				brent_pass(w, d, pc, k);
+			if (run && run->sum && !(k == d->run && d->sum_gen == run->sum_gen)) {
+				for (uint64_t j = 0, a = pc; j < k; a += run_size(d, j++))
+					rpl_sum_pc(run->sum, a);
+				if (k == d->run)
+					d->sum_gen = run->sum_gen;
+			}
+			for (uint64_t j = 0, a = pc; run && run->log && j < k; a += run_size(d, j++))
+				plain_step(&run->log[run->steps + n + j], core, a, a + run_size(d, j),
+					   estimate_at(x, w, lb0 + j + 1, m));
+			n += k;
+			if (room != UINT64_MAX)
+				room -= k;
+			from = w->pc - run_size(d, k - 1);
+			if (k < d->run)
+				break;
+			d = d->end; /* describe(w->pc) */
+			continue;
+		}
+		/* one instruction, as walk() takes it */
+		if (d->state != 1 || d->wait)
+			break;
+		if (cap != UINT64_MAX && w->lb + 1 + x->branch_penalty > cap)
+			break; /* walk() tells whether it fits */
+		{
+			struct bp_branch br = { pc, pc + d->size, d->cf,
+						w->it != 0 || d->cf == ISA_CF_COND_DIRECT };
+			int taken = 0, counted = 0, used = 0;
+			uint32_t target = 0;
+
+			if (d->it || d->cf == ISA_CF_NONE) {
+				w->cnt++;
+				w->insns++;
+			} else if (!x->nx) {
+				if (bp_follow(bp, &br, m->count && w->bcnt + 1 == m->count, &counted,
+					      &taken, &target))
+					break; /* m lands here, or walk() reports the missing target */
+				if (!taken)
+					target = br.fallthrough;
+				else if (!is_indirect(d->cf))
+					target = d->target;
+				w->bcnt += (unsigned)counted;
+				w->cnt++;
+				w->insns++;
+			} else {
+				/* room >= 1: the message does not land here */
+				w->cnt++;
+				w->insns++;
+				if (x->pathm ? path_branch(x, pre, core, (struct msg *)m, d, &taken,
+							   &target, &used)
+					     : nx_branch(x, pre, core, (struct msg *)m, d, &taken,
+							 &target, &used)) {
+					s = -1;
+					break;
+				}
+			}
+			if (d->it) {
+				w->it = d->it;
+			} else {
+				it_advance(w);
+				if (taken && (d->cf == ISA_CF_RETURN || d->cf == ISA_CF_IND_JUMP) &&
+				    w->nframes)
+					returned(w, target);
+			}
+			w->pc = taken ? target : br.fallthrough;
+			w->steps++;
+			w->lb += 1 + (taken ? x->branch_penalty : 0);
+			if (pre && pre_checks(x, core, w, m, counted)) {
+				s = -1;
+				break;
+			}
+			if (run && run->sum)
+				rpl_sum_pc(run->sum, pc);
+			if (run && run->log)
+				plain_step(&run->log[run->steps + n], core, pc, w->pc,
+					   estimate(x, w, m));
+			n++;
+			if (room != UINT64_MAX)
+				room--;
+			from = pc;
+			d = NULL;
+		}
 	}
-	if (!k)
-		return 0;
-	pass(p, d, k);
-	if (brent)
-		brent_pass(p, d, pc0, k);
-	return k;
+	*done = n;
+	if (!n || pre)
+		return s;
+	x->can_valid &= ~(1u << core);
+	/* one core: no order to keep, the estimate is wanted at the end only */
+	if (x->ncores > 1 || run->log)
+		w->cycle = estimate(x, w, m);
+	plain_step(&run->last, core, from, w->pc, w->cycle);
+	run->steps += n;
+	run->insns += n;
+	return s;
 }
 
 /* ---- reading ahead ----------------------------------------------------------------------- */
@@ -1196,8 +1394,14 @@ static int pw_step(struct cfw *x, int core)
 	if (m->end && p->cnt > m->icnt)
 		return walk_error(x, 1, core, m->bit, "the end message counts %llu instructions, "
 				  "the core has run %llu", U(m->icnt), U(p->cnt));
-	if (!x->simple && pre_pass(x, p, m))
-		return 0;
+	if (!x->simple) {
+		uint64_t n;
+
+		if (lane(x, 1, core, m, UINT64_MAX, UINT64_MAX, NULL, &n))
+			return -1;
+		if (n)
+			return 0;
+	}
 	return walk(x, 1, core, &st);
 }
 
@@ -1264,45 +1468,52 @@ static int consumes(struct cfw *x, int core, const struct walker *w, const struc
  */
 static int pick(struct cfw *x, int *best, uint64_t *thr)
 {
-	uint8_t can[MAX_CORES];
+	const uint64_t *key = x->key;
+	int b = 0;
 
-	*best = -1;
-	for (int c = 0; c < x->ncores; c++) {
+	if (x->pfailed)
+		return error("%s", x->perr);
+	if (x->can_consumed != x->consumed) {
+		x->can_valid = 0;
+		x->can_consumed = x->consumed;
+	}
+	for (uint32_t stale = ~x->can_valid & ((1u << x->ncores) - 1); stale; stale &= stale - 1) {
+		int c = __builtin_ctz(stale);
 		struct walker *w = &x->rw[c];
 		const struct msg *m;
 
-		can[c] = 0;
-		if (w->done)
-			continue;
-		if (need(x, c, w->next) || !(m = msg(x, c, w->next)))
+		x->can[c] = 0;
+		if (w->done) {
+			/* at its end */
+		} else if (need(x, c, w->next) || !(m = msg(x, c, w->next))) {
 			return -1;
-		if (m->end && w->cnt == m->icnt) {
+		} else if (m->end && w->cnt == m->icnt) {
 			w->done = 1;
 			if (x->timed)
 				w->cycle = m->cycle;
-			continue;
+		} else if (m->end || m->seq == x->consumed || !consumes(x, c, w, m)) {
+			x->can[c] = 1; /* (else it waits for the stream's order) */
 		}
-		if (!m->end && m->seq != x->consumed && consumes(x, c, w, m))
-			continue; /* it waits for the stream's order */
-		can[c] = 1;
-		if (*best < 0 || w->cycle < x->rw[*best].cycle)
-			*best = c;
+		x->key[c] = x->can[c] ? w->cycle : UINT64_MAX;
+		x->can_valid |= 1u << c;
 	}
+	for (int c = 1; c < x->ncores; c++)
+		if (key[c] < key[b] || (!x->can[b] && x->can[c]))
+			b = c;
+	*best = x->can[b] ? b : -1;
 	if (*best >= 0) {
+		uint64_t t = UINT64_MAX;
+
 		if (!thr)
 			return 0;
-		*thr = UINT64_MAX;
-		if (x->ncores == 1)
-			return 0;
-		for (int c = 0; c < x->ncores; c++) {
-			uint64_t t = x->rw[c].cycle;
-
-			/* a core after best goes first on a tie only from t + 1 */
-			if (c > *best && t < UINT64_MAX)
-				t++;
-			if (can[c] && c != *best && t < *thr)
-				*thr = t;
-		}
+		/* a core after best goes first on a tie only from its cycle + 1 */
+		for (int c = 0; c < b; c++)
+			if (x->can[c] && key[c] < t)
+				t = key[c];
+		for (int c = b + 1; c < x->ncores; c++)
+			if (x->can[c] && key[c] < UINT64_MAX && key[c] + 1 < t)
+				t = key[c] + 1;
+		*thr = t;
 		return 0;
 	}
 	for (int c = 0; c < x->ncores; c++)
@@ -1321,6 +1532,7 @@ static int step_core(struct cfw *x, int c, struct cfw_step *out)
 	uint64_t k = x->rw[c].next;
 	const struct msg *m;
 
+	x->can_valid &= ~(1u << c);
 	if (walk(x, 0, c, out))
 		return -1;
 	if (x->rw[c].next != k) {
@@ -1342,63 +1554,6 @@ int cfw_step(struct cfw *x, struct cfw_step *out)
 	if (s)
 		return s;
 	return step_core(x, c, out);
-}
-
-/* *st: a step of core c at a plain instruction at pc. */
-static void plain_step(struct cfw_step *st, int c, uint32_t pc, uint32_t next_pc, uint64_t cycle)
-{
-	memset(st, 0, sizeof(*st));
-	st->core = c;
-	st->pc = pc;
-	st->next_pc = next_pc;
-	st->cycle = cycle;
-}
-
-/*
- * The replay's walker w of core c, picked, passes the straight-line run at
- * its PC as far as the run's limits and the global order allow (it stays
- * the core to step while its estimate is below thr): as many cfw_steps,
- * noted in run. 0: its next step is walk()'s.
- */
-static uint64_t rpl_pass(struct cfw *x, int c, uint64_t thr, struct cfw_run *run)
-{
-	struct walker *w = &x->rw[c];
-	const struct msg *m = msg(x, c, w->next);
-	uint32_t pc0 = w->pc;
-	uint64_t k, lb0 = w->lb;
-	struct dinfo *d;
-
-	if (!m || !(d = run_at(x, w, m, &k)))
-		return 0; /* (no m: walk() fails on it) */
-	k = min_u64(k, min_u64(run->max_steps - run->steps, run->max_insns - run->insns));
-	if (!k)
-		return 0;
-	w->waits += w->slept; /* as the first step does: the estimates below count it */
-	w->slept = 0;
-	if (thr != UINT64_MAX) {
-		uint64_t j = 1;
-
-		while (j < k && estimate_at(x, w, lb0 + j, m) < thr)
-			j++;
-		k = j;
-	}
-	pass(w, d, k);
-	/* one core: no order to keep, the estimate is wanted at the end only */
-	if (x->ncores > 1 || run->log)
-		w->cycle = estimate(x, w, m);
-	if (run->sum && !(k == d->run && d->sum_gen == run->sum_gen)) {
-		for (uint64_t j = 0, pc = pc0; j < k; pc += run_size(d, j++))
-			rpl_sum_pc(run->sum, pc);
-		if (k == d->run)
-			d->sum_gen = run->sum_gen;
-	}
-	for (uint64_t j = 0, pc = pc0; run->log && j < k; pc += run_size(d, j++))
-		plain_step(&run->log[run->steps + j], c, pc, pc + run_size(d, j),
-			   estimate_at(x, w, lb0 + j + 1, m));
-	plain_step(&run->last, c, w->pc - run_size(d, k - 1), w->pc, w->cycle);
-	run->steps += k;
-	run->insns += k;
-	return k;
 }
 
 /*
@@ -1441,7 +1596,8 @@ static int run_cycle(struct cfw *x, struct cfw_run *run, int stale)
 
 int cfw_run(struct cfw *x, struct cfw_run *run)
 {
-	uint64_t thr = UINT64_MAX, ready = UINT64_MAX;
+	uint64_t thr = UINT64_MAX, ready = UINT64_MAX, n;
+	const struct msg *m;
 	struct cfw_step st;
 	int s, c = 0, stale = 0;
 
@@ -1459,7 +1615,14 @@ int cfw_run(struct cfw *x, struct cfw_run *run)
 			}
 			ready = x->rw[c].next;
 		}
-		if (!x->simple && rpl_pass(x, c, thr, run)) {
+		n = 0;
+		if (!x->simple && (m = msg(x, c, x->rw[c].next)) &&
+		    lane(x, 0, c, m, min_u64(run->max_steps - run->steps,
+					     run->max_insns - run->insns), thr, run, &n)) {
+			x->defer = 0;
+			return -1;
+		}
+		if (n) {
 			stale = x->ncores == 1 && !run->log;
 		} else {
 			if (step_core(x, c, &st)) {
@@ -1666,6 +1829,7 @@ int cfw_restore(struct cfw *x, const void *buf, size_t len)
 	p += sizeof(x->rw);
 	memcpy(&x->consumed, p, sizeof(x->consumed));
 	p += sizeof(x->consumed);
+	x->can_valid = 0;
 	for (int c = 0; c < x->ncores; c++)
 		if (x->rbp[c]) {
 			if (bp_restore(x->rbp[c], p, bp_state_size(x->rbp[c])))

@@ -27,15 +27,19 @@
  *
  * Speed. isa_describe's answers are kept per PC, with the straight-line
  * run that starts there (the instructions up to the next branch, IT or
- * WFI/WFE, their sizes): a walker outside an IT block passes such a run
- * with one count, and makes every check that walk would make after each
- * of its instructions for the run at once. cfw_run hands the replay's
- * bulk callers (rpl_run, rpl_seek, rpl_index) runs of steps up to their
- * limits (a checkpoint's position, a target), with the same results as
- * one cfw_step at a time; RAPTOR_CFW_SIMPLE keeps the instruction-at-a-
+ * WFI/WFE, their sizes, and the answer for the instruction that ends it).
+ * A walker goes on in a lane: through whole runs with one count each, and
+ * through every branch, IT block and instruction inside one that its next
+ * message does not land on, the predictors predicting and training in one
+ * call (bp_follow), with every check walk() would make after each of those
+ * steps made at once or on the way; it leaves the lane for the steps that
+ * reach a message, WFI/WFE and anything that fails. cfw_run hands the
+ * replay's bulk callers (rpl_run, rpl_seek, rpl_index) runs of steps up to
+ * their limits (a checkpoint's position, a target), with the same results
+ * as one cfw_step at a time; RAPTOR_CFW_SIMPLE keeps the instruction-at-a-
  * time walk, so that the tests compare both (t0320). What remains per
- * branch is the predictors' work, done twice: by the read-ahead and by
- * the replay (whose copies the checkpoints hold).
+ * branch is the predictors' work, done twice: by the read-ahead and by the
+ * replay (whose copies the checkpoints hold).
  *
  * The stream is not self-describing, and its messages are in the trace
  * port's global order, so it is decoded by a second, read-ahead copy of

@@ -492,6 +492,78 @@ static void test_fused_step(void)
 	bp_free(b);
 }
 
+/*
+ * bp_follow is the replay's predict-and-follow in one call: on a random mix
+ * of branch kinds, with and without TAGE, it must leave the state that
+ * bp_predict + bp_update with the prediction leave, and give the same
+ * direction, target and count; with stop it must do nothing exactly where
+ * the branch counts; a taken indirect branch with no target is refused
+ * with nothing changed.
+ */
+static void test_follow(void)
+{
+	static const enum isa_cf kinds[] = {ISA_CF_COND_DIRECT, ISA_CF_COND_DIRECT, ISA_CF_DIRECT,
+					    ISA_CF_CALL, ISA_CF_RETURN, ISA_CF_IND_JUMP,
+					    ISA_CF_IND_CALL};
+	static const char *const cfgs[] = {"gshare=64,ras=4,ibtb=8", "small+", "gshare=0,ras=0,ibtb=0"};
+	int refused = 0, stopped = 0, followed = 0;
+
+	for (size_t c = 0; c < ARRAY_SIZE(cfgs); c++) {
+		struct bp *a = new_bp(cfgs[c]), *b = new_bp(cfgs[c]);
+		unsigned long long x = 88172645463325252ull + c;
+		size_t n = bp_state_size(a);
+		uint8_t *sa = malloc(n), *sb = malloc(n);
+		int same = 1, untouched = 1;
+
+		for (int i = 0; i < 20000; i++) {
+			struct bp_prediction p;
+			struct bp_branch br;
+			uint32_t pc, target = 0, want;
+			int taken = 0, counts = 0, stop, s;
+
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			pc = 0x1000 + (uint32_t)(x % 64) * 2;
+			br = (struct bp_branch){pc, pc + 2, kinds[(x >> 8) % ARRAY_SIZE(kinds)], 0};
+			br.conditional = br.cf == ISA_CF_COND_DIRECT || (x >> 16) % 8 == 0;
+			stop = (x >> 20) % 4 == 0;
+			bp_predict(b, &br, &p);
+			bp_save(a, sa);
+			s = bp_follow(a, &br, stop, &counts, &taken, &target);
+			if (s) {
+				bp_save(a, sb);
+				untouched &= !memcmp(sa, sb, n);
+				if (s > 0) {
+					same &= stop && p.counts;
+					stopped++;
+				} else {
+					same &= p.taken && p.indirect && !p.target_known && !(stop && p.counts);
+					refused++;
+				}
+				/* train both the same way so that they go on together */
+				want = 0x2000 + (uint32_t)((x >> 28) % 4) * 4;
+				bp_update(a, &br, !p.taken, want);
+				bp_update(b, &br, !p.taken, want);
+				continue;
+			}
+			same &= !(stop && p.counts) && counts == p.counts && taken == p.taken &&
+				target == (p.taken && p.indirect ? p.target : 0);
+			bp_update(b, &br, p.taken, p.taken && p.indirect ? p.target : br.fallthrough);
+			followed++;
+		}
+		bp_save(a, sa);
+		bp_save(b, sb);
+		tap_ok(same && !memcmp(sa, sb, n), "bp_follow = predict + update with the prediction "
+		       "(%s), 20000 branches", cfgs[c]);
+		tap_ok(untouched, "and changes nothing when it stops or refuses (%s)", cfgs[c]);
+		free(sa);
+		free(sb);
+		bp_free(a);
+		bp_free(b);
+	}
+	tap_ok(refused > 100 && stopped > 100 && followed > 10000,
+	       "the mix stops, refuses and follows (%d, %d, %d)", stopped, refused, followed);
+}
+
 static void test_calls(void)
 {
 	/* f() called from a loop 5 times: BL 0x100 -> 0x300, BX LR at 0x310 -> 0x104 */
@@ -846,6 +918,7 @@ int main(void)
 	test_loop();
 	test_indirect_loop();
 	test_fused_step();
+	test_follow();
 	test_calls();
 	test_save_restore();
 	test_tage_configs();
