@@ -16,6 +16,8 @@
 #define MAX_FRAMES 16
 /* functional TR_*: instructions a core may run towards its next branch message */
 #define MAX_RUN (1ull << 32)
+/* instructions after a counted branch before the cycle detection starts (walker.power) */
+#define BRENT_DELAY 1024
 
 #define U(x) ((unsigned long long)(x))
 
@@ -128,7 +130,12 @@ struct walker {
 	uint64_t cycle; /* the estimate after its latest step */
 	/* read-ahead: slack and lower bound of the core's segments without WFI/WFE */
 	uint64_t slack_sum, lb_sum;
-	/* Brent's cycle detection over (pc, ITSTATE) since the last counted branch */
+	/*
+	 * Brent's cycle detection over (pc, ITSTATE) since the last counted
+	 * branch, from BRENT_DELAY instructions after it (power 0 until then,
+	 * lam counting them): code that loops runs a counted branch well
+	 * before that, so the walk seldom needs it
+	 */
 	uint64_t power, lam;
 	uint32_t loop_pc;
 	uint8_t loop_it;
@@ -169,6 +176,13 @@ struct cfw {
 	int ends;      /* the end messages are read: nothing more in the stream */
 	int pfailed;
 	char perr[1024];
+	/*
+	 * ahead: the read-ahead's walker of core 0 is also the replay's, whose
+	 * own (rw[0], rbp[0]) are behind until adopt() (frontier_run); bpbuf
+	 * carries the predictors' state over
+	 */
+	int ahead;
+	uint8_t *bpbuf;
 
 	struct rpl_zcoder *zc; /* the lists' compressor */
 
@@ -192,8 +206,14 @@ static uint64_t position(const struct cfw *x)
 	uint64_t n = 0;
 
 	for (int i = 0; i < x->ncores; i++)
-		n += x->rw[i].insns;
+		n += x->ahead ? x->pw[i].insns : x->rw[i].insns;
 	return n;
+}
+
+/* The index in core's list of the replay's next message. */
+static uint64_t replay_next(const struct cfw *x, int core)
+{
+	return x->ahead ? x->pw[core].next : x->rw[core].next;
 }
 
 static int walk_error(struct cfw *x, int pre, int core, uint64_t bit, const char *fmt, ...)
@@ -827,7 +847,11 @@ static inline int pre_checks(struct cfw *x, int core, struct walker *w, const st
 			return walk_error(x, pre, core, m->bit, "more than %llu instructions without "
 					  "reaching the message for bCnt %llu", U(MAX_RUN),
 					  U(m->count));
-		if (counted || !w->power) {
+		if (counted) {
+			w->power = w->lam = 0;
+		} else if (!w->power) {
+			if (++w->lam < BRENT_DELAY)
+				return 0;
 			w->power = 1;
 			w->lam = 0;
 			w->loop_pc = w->pc;
@@ -958,7 +982,7 @@ done:
 		w->pin = x->timed ? m->cycle : w->pin + w->lb;
 		w->lb = w->waits = 0;
 		w->cnt = w->bcnt = 0;
-		w->power = 0;
+		w->power = w->lam = 0;
 		w->cycle = w->pin;
 		w->next++;
 		out->pinned = x->timed;
@@ -1028,11 +1052,15 @@ static void brent_pass(struct walker *p, const struct dinfo *d, uint32_t pc0, ui
 	uint64_t j = 0, left;
 
 	if (!p->power) {
+		if (p->lam + k < BRENT_DELAY) {
+			p->lam += k;
+			return;
+		}
+		j = BRENT_DELAY - p->lam; /* >= 1: the detection starts after instruction j */
 		p->power = 1;
 		p->lam = 0;
-		p->loop_pc = pc0 + run_bytes(d, 1);
+		p->loop_pc = pc0 + run_bytes(d, j);
 		p->loop_it = 0;
-		j = 1;
 	}
 	while (j < k) {
 		left = p->power - p->lam;
@@ -1100,7 +1128,9 @@ static uint64_t lb_limit(const struct cfw *x, const struct walker *w, const stru
  *     summary, log and last step);
  *   - the read-ahead: its checks (pre_checks) after each branch, and
  *     before each run those pre_checks would make after each of its
- *     instructions (the stamp of m, MAX_RUN, the cycle detection).
+ *     instructions (the stamp of m, MAX_RUN, the cycle detection); run,
+ *     if not NULL, when it walks for the replay too (frontier_run), its
+ *     log's cycles then the lower bounds (m's segment is not measured yet).
  * *done: the steps taken; all are instructions. 0, or -1 with an error
  * (the read-ahead's checks, a decoded path's or NX_b's branch that cannot
  * be followed), *done then counting the steps before the one that failed.
@@ -1112,6 +1142,8 @@ static int lane(struct cfw *x, int pre, int core, const struct msg *m, uint64_t 
 	struct bp *bp = pre ? x->pbp[core] : x->rbp[core];
 	uint64_t n = 0, room = msg_room(x, w, m), lim = UINT64_MAX, cap = UINT64_MAX, k, lb0;
 	int brent = pre && !x->nx && m->count, s = 0, lazy = !pre && thr != UINT64_MAX;
+	/* TR, no order to keep, no log: the loop below in locals */
+	int hot = !x->nx && !lazy && !(run && run->log);
 	uint32_t from = w->pc;
 	struct dinfo *d = NULL;
 
@@ -1136,6 +1168,92 @@ static int lane(struct cfw *x, int pre, int core, const struct msg *m, uint64_t 
 		}
 		if (n && w->lb >= lim)
 			break;
+		if (hot && !w->it && !w->nframes && (!brent || !w->power)) {
+			uint64_t lb = w->lb, cnt = w->cnt, bcnt = w->bcnt, lam = w->lam, n0 = n;
+			int started = 0;
+
+			/*
+			 * The common case in locals: whole runs and the branches
+			 * between them, each as below, until anything else
+			 */
+			for (;;) {
+				if (!d)
+					d = block(x, pc);
+				else if (!d->has_run)
+					d = find_run(x, pc);
+				if (d->run) {
+					k = d->run;
+					if (k > left - n || k > room || lb + k > cap || cnt + k > MAX_RUN ||
+					    (brent && lam + k >= BRENT_DELAY))
+						break;
+					if (run && run->sum && d->sum_gen != run->sum_gen) {
+						for (uint64_t j = 0, a = pc; j < k; a += run_size(d, j++))
+							rpl_sum_pc(run->sum, a);
+						d->sum_gen = run->sum_gen;
+					}
+					pc += d->bytes;
+					lb += k;
+					cnt += k;
+					lam += k;
+					n += k;
+					if (room != UINT64_MAX)
+						room -= k;
+					from = pc - run_size(d, k - 1);
+					d = d->end;
+				}
+				if (d->state != 1 || d->wait || d->it || d->cf == ISA_CF_NONE ||
+				    n == left || !room || lb + 1 + x->branch_penalty > cap ||
+				    cnt + 1 > MAX_RUN)
+					break;
+				{
+					struct bp_branch br = { pc, pc + d->size, d->cf,
+								d->cf == ISA_CF_COND_DIRECT };
+					int taken, counted;
+					uint32_t target;
+
+					if (bp_follow(bp, &br, m->count && bcnt + 1 == m->count, &counted,
+						      &taken, &target))
+						break;
+					if (!taken)
+						target = br.fallthrough;
+					else if (!is_indirect(d->cf))
+						target = d->target;
+					bcnt += (unsigned)counted;
+					cnt++;
+					n++;
+					if (room != UINT64_MAX)
+						room--;
+					if (run && run->sum)
+						rpl_sum_pc(run->sum, pc);
+					from = pc;
+					lb += 1 + (taken ? x->branch_penalty : 0);
+					pc = target;
+					d = NULL;
+					lam = counted ? 0 : lam + 1;
+					if (brent && lam >= BRENT_DELAY) {
+						/* pre_checks starts the cycle detection here */
+						w->power = 1;
+						w->lam = 0;
+						w->loop_pc = pc;
+						w->loop_it = 0;
+						started = 1;
+						break;
+					}
+					if (pc & 1)
+						break;
+				}
+			}
+			w->pc = pc;
+			w->lb = lb;
+			w->cnt = cnt;
+			w->bcnt = bcnt;
+			w->insns += n - n0;
+			w->steps += n - n0;
+			if (brent && !started)
+				w->lam = lam;
+			if (started || (pc & 1) || n >= left || !room)
+				continue;
+		}
 		if (!d)
 			d = w->it ? describe(x, pc) : block(x, pc);
 		else if (!w->it && !d->has_run)
@@ -1174,7 +1292,7 @@ static int lane(struct cfw *x, int pre, int core, const struct msg *m, uint64_t 
 			}
 			for (uint64_t j = 0, a = pc; run && run->log && j < k; a += run_size(d, j++))
 				plain_step(&run->log[run->steps + n + j], core, a, a + run_size(d, j),
-					   estimate_at(x, w, lb0 + j + 1, m));
+					   pre ? lb0 + j + 1 : estimate_at(x, w, lb0 + j + 1, m));
 			n += k;
 			if (room != UINT64_MAX)
 				room -= k;
@@ -1240,7 +1358,7 @@ static int lane(struct cfw *x, int pre, int core, const struct msg *m, uint64_t 
 				rpl_sum_pc(run->sum, pc);
 			if (run && run->log)
 				plain_step(&run->log[run->steps + n], core, pc, w->pc,
-					   estimate(x, w, m));
+					   pre ? w->lb : estimate(x, w, m));
 			n++;
 			if (room != UINT64_MAX)
 				room--;
@@ -1249,11 +1367,11 @@ static int lane(struct cfw *x, int pre, int core, const struct msg *m, uint64_t 
 		}
 	}
 	*done = n;
-	if (!n || pre)
+	if (!n || !run)
 		return s;
 	x->can_valid &= ~(1u << core);
 	/* one core: no order to keep, the estimate is wanted at the end only */
-	if (x->ncores > 1 || run->log)
+	if (!pre && (x->ncores > 1 || run->log))
 		w->cycle = estimate(x, w, m);
 	plain_step(&run->last, core, from, w->pc, w->cycle);
 	run->steps += n;
@@ -1276,7 +1394,7 @@ static void file_msg(struct cfw *x, const struct st_cf_msg *h, uint64_t bit)
 				     .end = !h->count && h->exc == ST_CF_END, .tail = h->tail };
 	/* the oldest ones that can no longer change and the replay has passed */
 	while (l->n >= 2 * MSG_CHUNK &&
-	       l->base + MSG_CHUNK <= min_u64(x->pw[h->core].next, x->rw[h->core].next))
+	       l->base + MSG_CHUNK <= min_u64(x->pw[h->core].next, replay_next(x, h->core)))
 		pack_chunk(l);
 }
 
@@ -1319,7 +1437,7 @@ static int read_path(struct cfw *x)
 	if (p->kind == CFW_P_END && ++x->src_ends == x->ncores)
 		x->ends = 1;
 	while (l->n >= 2 * MSG_CHUNK &&
-	       l->base + MSG_CHUNK <= min_u64(x->pw[p->core].next, x->rw[p->core].next))
+	       l->base + MSG_CHUNK <= min_u64(x->pw[p->core].next, replay_next(x, p->core)))
 		pack_chunk(l);
 	return 0;
 }
@@ -1574,6 +1692,125 @@ static int still_picked(struct cfw *x, uint64_t ready)
 }
 
 /*
+ * May the read-ahead walk for the replay (frontier_run)? One core, not
+ * the simple walk, and the replay where the
+ * read-ahead is: at the same message and step, so with the same
+ * predictor state (both trained by the same branches since reset).
+ */
+static int frontier(const struct cfw *x, const struct cfw_run *run)
+{
+	const struct walker *p = &x->pw[0], *w = &x->rw[0];
+
+	return x->ncores == 1 && !x->simple && !x->pfailed && !p->done &&
+	       p->next == w->next && p->steps == w->steps && p->insns == w->insns &&
+	       p->pc == w->pc && p->it == w->it;
+}
+
+/* The replay's walker and predictors take the read-ahead's state (frontier_run). */
+static void adopt(struct cfw *x)
+{
+	x->ahead = 0;
+	x->rw[0] = x->pw[0];
+	if (x->rbp[0]) {
+		size_t n = bp_state_size(x->pbp[0]);
+
+		if (!x->bpbuf)
+			x->bpbuf = xmalloc(n);
+		bp_save(x->pbp[0], x->bpbuf);
+		if (bp_restore(x->rbp[0], x->bpbuf, n))
+			abort(); /* the same configuration, a state it holds: cannot fail */
+	}
+	x->can_valid = 0;
+}
+
+/*
+ * The replay at the read-ahead's frontier of one core (frontier()): rather
+ * than walk the code twice, the read-ahead's walker walks for both, each
+ * of its steps a step of run too, until a limit of run or the core's end
+ * message; then the replay takes its state (adopt) and the read-ahead
+ * goes on ahead on its own. A desync is then found at the step where the
+ * stream stops fitting (the replay there too), not one message ahead of
+ * the replay. 0, or -1 with an error (run counts the steps before the one
+ * that failed).
+ */
+static int frontier_run(struct cfw *x, struct cfw_run *run)
+{
+	/* a logged step's estimate waits for its segment: the walker's then, its message */
+	struct note {
+		uint64_t pin, waits, k;
+	} *notes = run->log ? xmalloc(run->max_steps * sizeof(*notes)) : NULL;
+	struct walker *p = &x->pw[0];
+	uint64_t left, n, k, i0, first = run->steps;
+	const struct msg *m;
+	struct cfw_step st;
+	int s = 0;
+
+	x->ahead = 1;
+	while ((left = min_u64(run->max_steps - run->steps, run->max_insns - run->insns))) {
+		if (p->next >= msg_count(x, 0)) {
+			if (x->ends) {
+				s = walk_error(x, 1, 0, st_cf_decoder_pos(&x->cfd), "the stream has no "
+					       "message left for the core (a bug)");
+				break;
+			}
+			if ((s = read_head(x)))
+				break;
+			continue;
+		}
+		if (!(m = msg(x, 0, p->next))) {
+			s = -1;
+			break;
+		}
+		if (m->end && p->cnt >= m->icnt)
+			break; /* the end message: need() measures its segment */
+		i0 = run->steps;
+		s = lane(x, 1, 0, m, left, UINT64_MAX, run, &n);
+		for (uint64_t i = i0; notes && i < run->steps; i++)
+			notes[i] = (struct note){ p->pin, p->waits, p->next };
+		if (s)
+			break;
+		if (n)
+			continue;
+		k = p->next;
+		if ((s = walk(x, 1, 0, &st)))
+			break;
+		if (p->next != k) {
+			x->consumed++; /* the step's cycle is the message's: exact */
+			if (notes)
+				notes[run->steps].k = UINT64_MAX;
+		} else if (notes) {
+			st.cycle = p->lb;
+			notes[run->steps] = (struct note){ p->pin, p->waits, k };
+		}
+		if (run->sum)
+			rpl_sum_pc(run->sum, st.pc);
+		if (run->log)
+			run->log[run->steps] = st;
+		run->last = st;
+		run->steps++;
+		run->insns += !st.exception;
+	}
+	adopt(x);
+	/* the message the replay heads for, ready: the read-ahead goes on ahead */
+	if (!s)
+		s = need(x, 0, x->rw[0].next);
+	for (uint64_t i = first; notes && i < run->steps; i++) {
+		struct walker w = { .pin = notes[i].pin, .waits = notes[i].waits };
+
+		if (notes[i].k == UINT64_MAX)
+			continue;
+		/* measured (the read-ahead passed its message, or is at its end), else the lower bound */
+		if ((notes[i].k < x->pw[0].next || (x->pw[0].done && notes[i].k == x->pw[0].next)) &&
+		    (m = msg(x, 0, notes[i].k)))
+			run->log[i].cycle = estimate_at(x, &w, run->log[i].cycle, m);
+		else
+			run->log[i].cycle += notes[i].pin;
+	}
+	free(notes);
+	return s;
+}
+
+/*
  * The end of a run on one core: the estimate after its latest step, if
  * that step was a straight-line run or a step that consumed no message
  * (the estimate matters for the order of several cores only, and is
@@ -1603,6 +1840,20 @@ int cfw_run(struct cfw *x, struct cfw_run *run)
 
 	run->steps = run->insns = 0;
 	for (;;) {
+		if (frontier(x, run)) {
+			uint64_t before = run->steps;
+
+			s = frontier_run(x, run);
+			if (run->steps > before)
+				stale = x->rw[0].lb != 0; /* lb 0: it consumed a message */
+			if (s) {
+				x->defer = 0;
+				return -1;
+			}
+			if (run->steps >= run->max_steps || run->insns >= run->max_insns)
+				return run_cycle(x, run, stale);
+			ready = UINT64_MAX; /* at the end message: pick() tells */
+		}
 		if (!still_picked(x, ready)) {
 			if (run_cycle(x, run, stale)) /* before pick() marks the end */
 				return -1;
@@ -1761,6 +2012,7 @@ void cfw_free(struct cfw *x)
 		free(x->list[c].cache);
 	}
 	rpl_zcoder_free(x->zc);
+	free(x->bpbuf);
 	for (size_t i = 0; i < x->nused; i++)
 		free(x->used[i]);
 	free(x->used);
