@@ -199,6 +199,13 @@ struct cfw {
 	uint32_t can_valid;
 	uint64_t can_consumed;
 	uint64_t key[MAX_CORES]; /* a valid verdict's: the core's cycle if it can step, else UINT64_MAX */
+	/*
+	 * a tournament over the keys (ties to the lower index): node[1..7],
+	 * node[k] the winning core under node k, whose children are 2k and
+	 * 2k + 1, and from 8 up the cores (8 + c is core c; cores from ncores
+	 * on never win: their keys stay UINT64_MAX)
+	 */
+	uint8_t node[MAX_CORES];
 };
 
 static uint64_t position(const struct cfw *x)
@@ -1146,6 +1153,8 @@ static int lane(struct cfw *x, int pre, int core, const struct msg *m, uint64_t 
 	int hot = !x->nx && !lazy && !(run && run->log);
 	uint32_t from = w->pc;
 	struct dinfo *d = NULL;
+	uint64_t e = 0; /* if e_ok: the estimate after the lane's last step */
+	int e_ok = 0;
 
 	*done = 0;
 	if (!left || !room)
@@ -1161,8 +1170,10 @@ static int lane(struct cfw *x, int pre, int core, const struct msg *m, uint64_t 
 			break;
 		if (lazy && n) {
 			/* most often the core is no longer the one to step after a step */
-			if (estimate(x, w, m) >= thr)
+			if ((e = estimate(x, w, m)) >= thr) {
+				e_ok = 1;
 				break;
+			}
 			lim = lb_limit(x, w, m, thr);
 			lazy = 0;
 		}
@@ -1372,7 +1383,7 @@ static int lane(struct cfw *x, int pre, int core, const struct msg *m, uint64_t 
 	x->can_valid &= ~(1u << core);
 	/* one core: no order to keep, the estimate is wanted at the end only */
 	if (!pre && (x->ncores > 1 || run->log))
-		w->cycle = estimate(x, w, m);
+		w->cycle = e_ok ? e : estimate(x, w, m);
 	plain_step(&run->last, core, from, w->pc, w->cycle);
 	run->steps += n;
 	run->insns += n;
@@ -1584,10 +1595,26 @@ static int consumes(struct cfw *x, int core, const struct walker *w, const struc
  * stays the one to step as long as its estimate is below *thr and no
  * message is consumed (UINT64_MAX: no other core can go).
  */
+/* The core winning under tournament node k (>= 1; 8 + c: core c). */
+static inline int tour_winner(const struct cfw *x, unsigned k)
+{
+	return k >= MAX_CORES ? (int)(k - MAX_CORES) : x->node[k];
+}
+
+/* Core c's key changed: play its matches to the root again. */
+static void tour_update(struct cfw *x, int c)
+{
+	for (unsigned k = (MAX_CORES + (unsigned)c) / 2; k >= 1; k /= 2) {
+		int l = tour_winner(x, 2 * k), r = tour_winner(x, 2 * k + 1);
+
+		x->node[k] = (uint8_t)(x->key[r] < x->key[l] ? r : l);
+	}
+}
+
 static int pick(struct cfw *x, int *best, uint64_t *thr)
 {
 	const uint64_t *key = x->key;
-	int b = 0;
+	int b;
 
 	if (x->pfailed)
 		return error("%s", x->perr);
@@ -1614,23 +1641,26 @@ static int pick(struct cfw *x, int *best, uint64_t *thr)
 		}
 		x->key[c] = x->can[c] ? w->cycle : UINT64_MAX;
 		x->can_valid |= 1u << c;
+		tour_update(x, c);
 	}
-	for (int c = 1; c < x->ncores; c++)
-		if (key[c] < key[b] || (!x->can[b] && x->can[c]))
-			b = c;
+	b = x->node[1];
 	*best = x->can[b] ? b : -1;
 	if (*best >= 0) {
 		uint64_t t = UINT64_MAX;
 
 		if (!thr)
 			return 0;
-		/* a core after best goes first on a tie only from its cycle + 1 */
-		for (int c = 0; c < b; c++)
-			if (x->can[c] && key[c] < t)
-				t = key[c];
-		for (int c = b + 1; c < x->ncores; c++)
-			if (x->can[c] && key[c] < UINT64_MAX && key[c] + 1 < t)
-				t = key[c] + 1;
+		/*
+		 * The others' smallest key, a core after best's plus 1 (it goes
+		 * first on a tie only from there): the winners of the subtrees
+		 * beside best's way to the root, each all after or all before it.
+		 */
+		for (unsigned k = MAX_CORES + (unsigned)b; k > 1; k /= 2) {
+			int o = tour_winner(x, k ^ 1);
+
+			if (key[o] < UINT64_MAX && key[o] + (o > b) < t)
+				t = key[o] + (o > b);
+		}
 		*thr = t;
 		return 0;
 	}
@@ -1972,6 +2002,10 @@ struct cfw *cfw_new(const struct cfw_config *cfg)
 	x->branch_penalty = mf->branch_penalty;
 	x->exc_penalty = mf->exc_penalty;
 	x->open_core = -1;
+	for (int c = 0; c < MAX_CORES; c++) {
+		x->key[c] = UINT64_MAX;
+		tour_update(x, c);
+	}
 	simple = getenv("RAPTOR_CFW_SIMPLE"); /* white-box switch */
 	x->simple = simple && *simple;
 	block = getenv("RAPTOR_CFW_BLOCK"); /* white-box switch */
