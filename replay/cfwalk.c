@@ -1722,6 +1722,69 @@ static int still_picked(struct cfw *x, uint64_t ready)
 }
 
 /*
+ * Several cores: the picked core c (its next message m ready, thr as
+ * pick() gave it) takes one step of the lane's, when its next is a plain
+ * instruction or a branch m does not land on and after that step it would
+ * no longer be the one to step (pick() tells again): most steps of cores
+ * that run abreast, for less than a lane's setup. 1 when done (into run,
+ * its log too), else 0 (nothing changed but what every step does first).
+ */
+static int one_step(struct cfw *x, int c, const struct msg *m, uint64_t thr,
+		    struct cfw_run *run)
+{
+	struct walker *w = &x->rw[c];
+	uint32_t pc = w->pc;
+	struct dinfo *d;
+	uint64_t e;
+
+	if (x->nx || w->it || w->nframes || (pc & 1) || !msg_room(x, w, m))
+		return 0;
+	d = block(x, pc);
+	w->waits += w->slept; /* as every step does first (then 0: idempotent) */
+	w->slept = 0;
+	if (d->run) {
+		if ((e = estimate_at(x, w, w->lb + 1, m)) < thr)
+			return 0; /* the lane takes more than this one */
+		w->pc += run_size(d, 0);
+		w->cnt++;
+		w->insns++;
+		w->steps++;
+		w->lb++;
+	} else {
+		struct bp_branch br = { pc, pc + d->size, d->cf, d->cf == ISA_CF_COND_DIRECT };
+		int taken, counted;
+		uint32_t target;
+
+		if (d->state != 1 || d->wait || d->it || d->cf == ISA_CF_NONE)
+			return 0;
+		if (bp_follow(x->rbp[c], &br, m->count && w->bcnt + 1 == m->count, &counted, &taken,
+			      &target))
+			return 0;
+		if (!taken)
+			target = br.fallthrough;
+		else if (!is_indirect(d->cf))
+			target = d->target;
+		w->bcnt += (unsigned)counted;
+		w->cnt++;
+		w->insns++;
+		w->pc = target;
+		w->steps++;
+		w->lb += 1 + (taken ? x->branch_penalty : 0);
+		e = estimate(x, w, m);
+	}
+	if (run->sum)
+		rpl_sum_pc(run->sum, pc);
+	w->cycle = e;
+	x->can_valid &= ~(1u << c);
+	plain_step(&run->last, c, pc, w->pc, e);
+	if (run->log)
+		run->log[run->steps] = run->last;
+	run->steps++;
+	run->insns++;
+	return 1;
+}
+
+/*
  * May the read-ahead walk for the replay (frontier_run)? One core, not
  * the simple walk, and the replay where the
  * read-ahead is: at the same message and step, so with the same
@@ -1897,11 +1960,15 @@ int cfw_run(struct cfw *x, struct cfw_run *run)
 			ready = x->rw[c].next;
 		}
 		n = 0;
-		if (!x->simple && (m = msg(x, c, x->rw[c].next)) &&
-		    lane(x, 0, c, m, min_u64(run->max_steps - run->steps,
-					     run->max_insns - run->insns), thr, run, &n)) {
-			x->defer = 0;
-			return -1;
+		if (!x->simple && (m = msg(x, c, x->rw[c].next))) {
+			if (thr != UINT64_MAX && one_step(x, c, m, thr, run)) {
+				n = 1;
+			} else if (lane(x, 0, c, m, min_u64(run->max_steps - run->steps,
+							    run->max_insns - run->insns),
+					thr, run, &n)) {
+				x->defer = 0;
+				return -1;
+			}
 		}
 		if (n) {
 			stale = x->ncores == 1 && !run->log;
