@@ -1799,21 +1799,35 @@ static int frontier(const struct cfw *x, const struct cfw_run *run)
 	       p->pc == w->pc && p->it == w->it;
 }
 
-/* The replay's walker and predictors take the read-ahead's state (frontier_run). */
-static void adopt(struct cfw *x)
+/*
+ * The replay's walker and predictors take the read-ahead's state
+ * (frontier_run): 0, or -1 with an error when the predictors' state does
+ * not carry over (the same configuration on both sides: a bug).
+ */
+static int adopt(struct cfw *x)
 {
+	char why[400];
+
 	x->ahead = 0;
 	x->rw[0] = x->pw[0];
+	x->can_valid = 0;
 	if (x->rbp[0]) {
 		size_t n = bp_state_size(x->pbp[0]);
 
 		if (!x->bpbuf)
 			x->bpbuf = xmalloc(n);
 		bp_save(x->pbp[0], x->bpbuf);
-		if (bp_restore(x->rbp[0], x->bpbuf, n))
-			abort(); /* the same configuration, a state it holds: cannot fail */
+		error_quiet(1);
+		if (bp_restore(x->rbp[0], x->bpbuf, n)) {
+			snprintf(why, sizeof(why), "%s", error_last());
+			error_quiet(-1);
+			return error("%s: core 0 (the replay at position %llu): the read-ahead's "
+				     "predictor state does not carry over to the replay's (a bug): %s",
+				     x->path, U(position(x)), why);
+		}
+		error_quiet(-1);
 	}
-	x->can_valid = 0;
+	return 0;
 }
 
 /*
@@ -1883,7 +1897,8 @@ static int frontier_run(struct cfw *x, struct cfw_run *run)
 		run->steps++;
 		run->insns += !st.exception;
 	}
-	adopt(x);
+	if (adopt(x))
+		s = -1;
 	/* the message the replay heads for, ready: the read-ahead goes on ahead */
 	if (!s)
 		s = need(x, 0, x->rw[0].next);
