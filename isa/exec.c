@@ -11,7 +11,7 @@
 /* ---- operand helpers ------------------------------------------------- */
 
 /* Shift_C (A7.4.2): n is the effective amount (LSR #32 arrives as 32). */
-static uint32_t shift_c(uint32_t v, unsigned type, unsigned n, int *carry)
+static inline uint32_t shift_c(uint32_t v, unsigned type, unsigned n, int *carry)
 {
 	switch (type) {
 	case ARM_SFT_LSL:
@@ -71,7 +71,8 @@ static inline int cflag(const struct isa_cpu *c)
 }
 
 /* The flexible second operand op[i]: shifted register or immediate. */
-static uint32_t operand2(const struct isa_cpu *c, const struct isa_insn *in, int i, int *carry)
+static inline uint32_t operand2(const struct isa_cpu *c, const struct isa_insn *in, int i,
+				int *carry)
 {
 	const struct isa_op *o = &in->op[i];
 
@@ -96,21 +97,25 @@ static inline void set_nz(struct isa_cpu *c, uint32_t r)
 
 static inline void set_nzc(struct isa_cpu *c, uint32_t r, int carry)
 {
-	set_nz(c, r);
-	c->s.apsr = (c->s.apsr & ~APSR_C) | (carry ? APSR_C : 0);
+	c->s.apsr = (c->s.apsr & ~(APSR_N | APSR_Z | APSR_C)) | (r & APSR_N) | (r ? 0 : APSR_Z) |
+		    (carry ? APSR_C : 0);
 }
 
-/* AddWithCarry (A2.2.1) with NZCV update when s. */
-static uint32_t add_with_carry(struct isa_cpu *c, uint32_t x, uint32_t y, int cin, int s)
+/*
+ * AddWithCarry (A2.2.1) with NZCV update when s. The signed overflow is
+ * that of the sum of two operands of one sign whose result has the other:
+ * bit 31 of (x ^ r) & (y ^ r), the same as comparing the 64-bit signed sum
+ * with the result, in a few instructions and inlined into every handler.
+ */
+static inline uint32_t add_with_carry(struct isa_cpu *c, uint32_t x, uint32_t y, int cin, int s)
 {
-	uint64_t us = (uint64_t)x + y + cin;
-	int64_t ss = (int64_t)(int32_t)x + (int32_t)y + cin;
+	uint64_t us = (uint64_t)x + y + (unsigned)cin;
 	uint32_t r = (uint32_t)us;
 
-	if (s) {
-		set_nzc(c, r, (us >> 32) & 1);
-		c->s.apsr = (c->s.apsr & ~APSR_V) | ((int64_t)(int32_t)r != ss ? APSR_V : 0);
-	}
+	if (s)
+		c->s.apsr = (c->s.apsr & ~(APSR_N | APSR_Z | APSR_C | APSR_V)) | (r & APSR_N) |
+			    (r ? 0 : APSR_Z) | (uint32_t)(us >> 32) << 29 |
+			    (((x ^ r) & (y ^ r)) >> 31) << 28;
 	return r;
 }
 
@@ -162,7 +167,9 @@ static inline int rn_index(const struct isa_insn *in)
 
 enum alu { A_AND, A_EOR, A_ORR, A_ORN, A_BIC, A_ADD, A_ADC, A_SUB, A_SBC, A_RSB };
 
-static int dp(struct isa_cpu *c, const struct isa_insn *in, enum alu op)
+/* (inlined into each handler, where op is a constant) */
+static inline __attribute__((always_inline)) int dp(struct isa_cpu *c, const struct isa_insn *in,
+						    enum alu op)
 {
 	int rn = rn_index(in), s = setflags(c, in), carry;
 	uint32_t x = rreg(c, in->op[rn].reg);
@@ -210,7 +217,9 @@ static uint32_t pc_base(const struct isa_cpu *c, unsigned r, int align)
 	return r == 15 && align ? (c->pc + 4) & ~3u : rreg(c, r);
 }
 
-static int addsub(struct isa_cpu *c, const struct isa_insn *in, int sub, int align)
+static inline __attribute__((always_inline)) int addsub(struct isa_cpu *c,
+							const struct isa_insn *in, int sub,
+							int align)
 {
 	int rn = rn_index(in), s = setflags(c, in), carry;
 	uint32_t x = pc_base(c, in->op[rn].reg, align);
@@ -241,7 +250,9 @@ static int x_adr(struct isa_cpu *c, const struct isa_insn *in)
 	return EX_OK;
 }
 
-static int compare(struct isa_cpu *c, const struct isa_insn *in, enum alu op)
+static inline __attribute__((always_inline)) int compare(struct isa_cpu *c,
+							 const struct isa_insn *in,
+							 enum alu op)
 {
 	int carry;
 	uint32_t x = rreg(c, in->op[0].reg), y = operand2(c, in, 1, &carry);
@@ -311,7 +322,9 @@ static int x_movt(struct isa_cpu *c, const struct isa_insn *in)
  * Shifts as instructions: Rd, Rm, #imm | Rd, Rm, Rs | Rd(=Rm), Rs (16-bit).
  * A register amount uses Rs[7:0].
  */
-static int shift_insn(struct isa_cpu *c, const struct isa_insn *in, unsigned type)
+static inline __attribute__((always_inline)) int shift_insn(struct isa_cpu *c,
+							    const struct isa_insn *in,
+							    unsigned type)
 {
 	int carry = cflag(c);
 	const struct isa_op *amt = &in->op[in->nops - 1];
