@@ -362,14 +362,19 @@ int isa_cpu_step_plain(struct isa_cpu *c, uint32_t *pcp, struct isa_step *out)
  */
 int isa_cpu_step(struct isa_cpu *c, struct isa_step *out)
 {
-	uint32_t pc = c->s.r[15];
-	const struct isa_insn *in = fast_insn(c, pc);
-	unsigned cond;
-	int r;
+	const struct isa_insn *in = fast_insn(c, c->s.r[15]);
 
 	if (__builtin_expect(!in, 0))
 		return step_general(c, out);
-	c->dec->lookups++;
+	return isa_cpu_step_decoded(c, in, out);
+}
+
+int isa_cpu_step_decoded(struct isa_cpu *c, const struct isa_insn *in, struct isa_step *out)
+{
+	uint32_t pc = c->s.r[15];
+	unsigned cond;
+	int r;
+
 	c->dec->fast++;
 
 	c->pc = pc;

@@ -2,7 +2,8 @@
  * fast: isa_cpu_step_plain inline, for the two loops that run it at every
  * step (board_step, the replay's run_fast): the same code as the function
  * (isa.h has its contract), without the call, and with what the caller
- * knows of out folded in. It reads the core's insides, so it includes
+ * knows of out folded in; and isa_cpu_tick's test inline for their
+ * scheduler (board/sched.h). It reads the core's insides, so it includes
  * isa_priv.h; nothing else outside isa/ may use that.
  */
 #ifndef RAPTOR_ISA_FAST_H
@@ -38,17 +39,31 @@ static inline const struct isa_insn *fast_insn(const struct isa_cpu *c, uint32_t
 /* Report a handler marked plain that did not retire (a bug); -1. */
 int isa_plain_failed(const struct isa_cpu *c, const struct isa_insn *in, uint32_t pc);
 
+/*
+ * isa_cpu_step's fast path for in, the instruction fast_insn found at the
+ * core's PC (so the core is awake and nothing is pending): what
+ * isa_cpu_step does then, without looking it up again.
+ */
+int isa_cpu_step_decoded(struct isa_cpu *c, const struct isa_insn *in,
+			 struct isa_step *out) MUST_CHECK;
+
+/*
+ * isa_cpu_step_plain, and where it returns 0, *inp gets the instruction
+ * fast_insn found (not plain), for isa_cpu_step_decoded to step, or NULL
+ * when isa_cpu_step must look (the general step, a cache miss).
+ */
 static inline __attribute__((always_inline)) int
-isa_cpu_step_plain_inline(struct isa_cpu *c, uint32_t *pcp, struct isa_step *out)
+isa_cpu_step_plain_or(struct isa_cpu *c, uint32_t *pcp, struct isa_step *out,
+		      const struct isa_insn **inp)
 {
 	uint32_t pc = c->s.r[15];
 	const struct isa_insn *in = fast_insn(c, pc);
 	unsigned cond;
 	int in_it, pass;
 
+	*inp = in;
 	if (!in || !in->plain)
 		return 0;
-	c->dec->lookups++;
 	c->dec->fast++;
 	c->pc = pc;
 	c->next_pc = pc + in->size;
@@ -73,6 +88,25 @@ isa_cpu_step_plain_inline(struct isa_cpu *c, uint32_t *pcp, struct isa_step *out
 		out->executed = (uint8_t)pass;
 	}
 	return 1;
+}
+
+static inline __attribute__((always_inline)) int
+isa_cpu_step_plain_inline(struct isa_cpu *c, uint32_t *pcp, struct isa_step *out)
+{
+	const struct isa_insn *in;
+
+	return isa_cpu_step_plain_or(c, pcp, out, &in);
+}
+
+/*
+ * isa_cpu_tick, its test of SysTick's enable bit inlined: the schedulers
+ * tick the core after every step, and SysTick is mostly off.
+ */
+static inline __attribute__((always_inline)) void isa_cpu_tick_inline(struct isa_cpu *c,
+								      uint64_t cycles)
+{
+	if (c->s.scs.syst_csr & 1u) /* SYST_CSR.ENABLE */
+		isa_cpu_tick(c, cycles);
 }
 
 #endif
