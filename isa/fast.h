@@ -2,8 +2,9 @@
  * fast: isa_cpu_step_plain inline, for the two loops that run it at every
  * step (board_step, the replay's run_fast): the same code as the function
  * (isa.h has its contract), without the call, and with what the caller
- * knows of out folded in; and isa_cpu_tick's test inline for their
- * scheduler (board/sched.h). It reads the core's insides, so it includes
+ * knows of out folded in; and the commonest answers of isa_cpu_tick,
+ * isa_cpu_sleeping and isa_cpu_next_tick inline for their scheduler
+ * (board/sched.h, sched.c). It reads the core's insides, so it includes
  * isa_priv.h; nothing else outside isa/ may use that.
  */
 #ifndef RAPTOR_ISA_FAST_H
@@ -96,6 +97,29 @@ isa_cpu_step_plain_inline(struct isa_cpu *c, uint32_t *pcp, struct isa_step *out
 	const struct isa_insn *in;
 
 	return isa_cpu_step_plain_or(c, pcp, out, &in);
+}
+
+/*
+ * isa_cpu_sleeping and isa_cpu_next_tick, their commonest answers inline,
+ * for the scheduler's look at every core when one sleeps: a core asleep
+ * with no exception pending at all stays asleep (neither WFI's wake-up
+ * nor a preemption can come of nothing), and without SysTick's enable and
+ * interrupt bits no tick is due.
+ */
+static inline int isa_cpu_sleeping_inline(const struct isa_cpu *c)
+{
+	if (!c->s.sleeping)
+		return 0;
+	if (!c->s.scs.sys_pending && !(c->s.scs.nvic_pending & c->s.scs.nvic_enable))
+		return 1;
+	return isa_cpu_sleeping(c);
+}
+
+static inline uint64_t isa_cpu_next_tick_inline(const struct isa_cpu *c)
+{
+	if ((c->s.scs.syst_csr & 3u) != 3u) /* SYST_CSR.ENABLE and TICKINT */
+		return UINT64_MAX;
+	return isa_cpu_next_tick(c);
 }
 
 /*
