@@ -97,8 +97,8 @@ static inline void put_le(uint8_t *p, unsigned size, uint32_t v)
 	}
 }
 
-static void observe(struct board *b, int core, uint32_t addr, unsigned size, uint32_t val,
-		    int store, enum isa_access kind, int cacheable)
+static inline void observe(struct board *b, int core, uint32_t addr, unsigned size, uint32_t val,
+			   int store, enum isa_access kind, int cacheable)
 {
 	struct board_access a = { addr, val, size, store, kind, cacheable };
 
