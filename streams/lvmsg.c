@@ -289,14 +289,17 @@ int st_lv_get_value(struct st_lv_decoder *d, uint8_t *value, unsigned n)
 			     r->name, (unsigned long long)start, n, (unsigned long long)r->nbits);
 	if (!n)
 		return 0;
-	if (start % 8 == 0) {
-		memcpy(value, r->buf + start / 8, n);
-		r->pos += 8 * (uint64_t)n;
-	} else if (n <= 7 && r->nbits - start >= 64) {
+	if (n <= 7 && r->nbits - start >= 64) {
 		/* a word or less: one 64-bit window (its 8 bytes are the reader's) */
 		x = load64(r->buf + start / 8) >> (start % 8);
+		if (n == 4) /* (the usual granule: a constant count, one store) */
+			for (; i < 4; i++)
+				value[i] = (uint8_t)(x >> (8 * i));
 		for (; i < n; i++)
 			value[i] = (uint8_t)(x >> (8 * i));
+		r->pos += 8 * (uint64_t)n;
+	} else if (start % 8 == 0) {
+		memcpy(value, r->buf + start / 8, n);
 		r->pos += 8 * (uint64_t)n;
 	} else {
 		/* 7 bytes per load: take() holds at most 57 bits */
