@@ -409,7 +409,8 @@ int isa_cpu_step_decoded(struct isa_cpu *c, const struct isa_insn *in, struct is
 			return 0;
 		}
 	}
-	if (in->fn != isa_exec_it && !c->exc_return)
+	/* (ITSTATE 0: ITAdvance leaves it so) */
+	if (c->s.it && in->fn != isa_exec_it && !c->exc_return)
 		it_advance(c);
 	c->s.r[15] = c->next_pc;
 	out->next_pc = c->next_pc;

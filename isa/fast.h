@@ -10,6 +10,7 @@
 #ifndef RAPTOR_ISA_FAST_H
 #define RAPTOR_ISA_FAST_H
 
+#include <stddef.h>
 #include <string.h>
 
 #include "isa/isa.h"
@@ -23,11 +24,20 @@
  */
 static inline const struct isa_insn *fast_insn(const struct isa_cpu *c, uint32_t pc)
 {
+	/* sleeping, event, lockup, tbit_clear: one load, event masked out */
+	static const uint8_t awake_mask[4] = { 0xff, 0, 0xff, 0xff };
 	const struct isa_insn *pg, *in;
+	uint32_t flags, mask;
 
-	if (__builtin_expect(c->dec->simple | c->s.lockup | c->s.pend_fault | c->s.sleeping |
-				 c->s.tbit_clear,
-			     0) ||
+	_Static_assert(offsetof(struct isa_state, event) == offsetof(struct isa_state, sleeping) + 1 &&
+			       offsetof(struct isa_state, lockup) ==
+				       offsetof(struct isa_state, sleeping) + 2 &&
+			       offsetof(struct isa_state, tbit_clear) ==
+				       offsetof(struct isa_state, sleeping) + 3,
+		       "isa_state: sleeping, event, lockup and tbit_clear are four bytes in a row");
+	memcpy(&flags, &c->s.sleeping, sizeof(flags));
+	memcpy(&mask, awake_mask, sizeof(mask));
+	if (__builtin_expect(c->dec->simple | (flags & mask) | c->s.pend_fault, 0) ||
 	    (c->s.scs.sys_pending | (c->s.scs.nvic_pending & c->s.scs.nvic_enable)))
 		return NULL;
 	pg = c->dec->pages[pc >> DC_PAGE_BITS];
@@ -73,7 +83,8 @@ isa_cpu_step_plain_or(struct isa_cpu *c, uint32_t *pcp, struct isa_step *out,
 	pass = cond >= 14 || cond_pass(c->s.apsr, cond);
 	if (pass && in->fn(c, in) != EX_OK)
 		return isa_plain_failed(c, in, pc);
-	if (in->fn != isa_exec_it)
+	/* (outside an IT block ITAdvance leaves ITSTATE 0: nothing to do) */
+	if (c->s.it && in->fn != isa_exec_it)
 		it_advance(c);
 	c->s.r[15] = c->next_pc;
 	c->s.icount++;
