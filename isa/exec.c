@@ -1514,60 +1514,95 @@ int isa_insn_plain(const struct isa_insn *in)
  * which ARMv8-M checks), op2 an immediate or a register that is not PC,
  * with no shift (LSL #0 included, which keeps C as no shift does).
  */
-static inline uint32_t plain_op2(const struct isa_cpu *c, const struct isa_op *o)
-{
-	return o->kind == OP_IMM ? (uint32_t)o->imm : c->s.r[o->reg];
-}
-
+/*
+ * Each form comes in twelve variants, its shape fixed when it is decoded:
+ * n operands (2: Rd(=Rn), op2; 3: Rd, Rn, op2), op2 a register (k 1) or an
+ * immediate (k 0), and its flag setting sm (S_NEVER, S_ALWAYS,
+ * S_OUTSIDE_IT), so that a handler tests none of them. XS_FORMS makes the
+ * twelve of name from name##_t, in the order of xs_index.
+ */
+#define XS_OP2(c, in, n, k) ((k) ? (c)->s.r[(in)->op[(n) - 1].reg] : (uint32_t)(in)->op[(n) - 1].imm)
+#define XS_SETS(c, sm) ((sm) == S_ALWAYS || ((sm) == S_OUTSIDE_IT && !in_it_block(c)))
 /* C after op2, as operand2 has it for these forms */
-static inline int plain_carry(const struct isa_cpu *c, const struct isa_insn *in)
+#define XS_CARRY(c, in, k) (!(k) && (in)->imm_carry ? (in)->imm_carry & 1 : cflag(c))
+
+#define XS_ONE(name, n, k, sm) \
+	static int name##_##n##k##sm(struct isa_cpu *c, const struct isa_insn *in) \
+	{                                                                           \
+		return name##_t(c, in, n, k, sm);                                   \
+	}
+#define XS_FORMS(name)                                                                         \
+	XS_ONE(name, 2, 0, 0) XS_ONE(name, 2, 0, 1) XS_ONE(name, 2, 0, 2)                       \
+	XS_ONE(name, 2, 1, 0) XS_ONE(name, 2, 1, 1) XS_ONE(name, 2, 1, 2)                       \
+	XS_ONE(name, 3, 0, 0) XS_ONE(name, 3, 0, 1) XS_ONE(name, 3, 0, 2)                       \
+	XS_ONE(name, 3, 1, 0) XS_ONE(name, 3, 1, 1) XS_ONE(name, 3, 1, 2)                       \
+	static const isa_exec_fn name##_fns[12] = {                                             \
+	    name##_200, name##_201, name##_202, name##_210, name##_211, name##_212,             \
+	    name##_300, name##_301, name##_302, name##_310, name##_311, name##_312,             \
+	};
+#define XS_T(name)                                                                             \
+	static inline __attribute__((always_inline)) int name##_t(struct isa_cpu *c,            \
+								  const struct isa_insn *in, int n, \
+								  int k, int sm)
+
+/* The variant of a form for in: its place in name##_fns. */
+static unsigned xs_index(const struct isa_insn *in)
 {
-	return in->op[in->nops - 1].kind == OP_IMM && in->imm_carry ? in->imm_carry & 1 : cflag(c);
+	return (unsigned)(in->nops - 2) * 6 + (in->op[in->nops - 1].kind == OP_REG) * 3 +
+	       in->s_mode;
 }
 
-static int xs_add(struct isa_cpu *c, const struct isa_insn *in)
+XS_T(xs_add)
 {
-	uint32_t x = c->s.r[in->op[rn_index(in)].reg], y = plain_op2(c, &in->op[in->nops - 1]);
+	uint32_t x = c->s.r[in->op[n - 2].reg], y = XS_OP2(c, in, n, k);
 
-	c->s.r[in->op[0].reg] = setflags(c, in) ? add_with_carry(c, x, y, 0, 1) : x + y;
+	c->s.r[in->op[0].reg] = XS_SETS(c, sm) ? add_with_carry(c, x, y, 0, 1) : x + y;
 	return EX_OK;
 }
+XS_FORMS(xs_add)
 
-static int xs_sub(struct isa_cpu *c, const struct isa_insn *in)
+XS_T(xs_sub)
 {
-	uint32_t x = c->s.r[in->op[rn_index(in)].reg], y = plain_op2(c, &in->op[in->nops - 1]);
+	uint32_t x = c->s.r[in->op[n - 2].reg], y = XS_OP2(c, in, n, k);
 
-	c->s.r[in->op[0].reg] = setflags(c, in) ? add_with_carry(c, x, ~y, 1, 1) : x - y;
+	c->s.r[in->op[0].reg] = XS_SETS(c, sm) ? add_with_carry(c, x, ~y, 1, 1) : x - y;
 	return EX_OK;
 }
+XS_FORMS(xs_sub)
 
-static int xs_cmp(struct isa_cpu *c, const struct isa_insn *in)
+/* (CMP: two operands, flags always; its other variants are never chosen) */
+XS_T(xs_cmp)
 {
-	add_with_carry(c, c->s.r[in->op[0].reg], ~plain_op2(c, &in->op[1]), 1, 1);
+	(void)sm;
+	add_with_carry(c, c->s.r[in->op[n - 2].reg], ~XS_OP2(c, in, n, k), 1, 1);
 	return EX_OK;
 }
+XS_FORMS(xs_cmp)
 
-static int xs_mov(struct isa_cpu *c, const struct isa_insn *in)
+/* (MOV: two operands; its three-operand variants are never chosen) */
+XS_T(xs_mov)
 {
-	uint32_t r = plain_op2(c, &in->op[1]);
+	uint32_t r = XS_OP2(c, in, n, k);
 
-	if (setflags(c, in))
-		set_nzc(c, r, plain_carry(c, in));
+	if (XS_SETS(c, sm))
+		set_nzc(c, r, XS_CARRY(c, in, k));
 	c->s.r[in->op[0].reg] = r;
 	return EX_OK;
 }
+XS_FORMS(xs_mov)
 
 #define XS_LOGIC(name, expr)                                                                   \
-	static int name(struct isa_cpu *c, const struct isa_insn *in)                          \
+	XS_T(name)                                                                             \
 	{                                                                                      \
-		uint32_t x = c->s.r[in->op[rn_index(in)].reg];                                 \
-		uint32_t y = plain_op2(c, &in->op[in->nops - 1]), r = (expr);                  \
+		uint32_t x = c->s.r[in->op[n - 2].reg];                                        \
+		uint32_t y = XS_OP2(c, in, n, k), r = (expr);                                  \
                                                                                                \
-		if (setflags(c, in))                                                           \
-			set_nzc(c, r, plain_carry(c, in));                                     \
+		if (XS_SETS(c, sm))                                                            \
+			set_nzc(c, r, XS_CARRY(c, in, k));                                     \
 		c->s.r[in->op[0].reg] = r;                                                     \
 		return EX_OK;                                                                  \
-	}
+	}                                                                                      \
+	XS_FORMS(name)
 XS_LOGIC(xs_and, x & y)
 XS_LOGIC(xs_eor, x ^ y)
 XS_LOGIC(xs_orr, x | y)
@@ -1591,12 +1626,13 @@ void isa_specialise(struct isa_insn *in)
 {
 	static const struct {
 		uint16_t id;
-		isa_exec_fn general, fn;
+		isa_exec_fn general;
+		const isa_exec_fn *fns;
 	} forms[] = {
-	    {ARM_INS_ADD, x_add, xs_add}, {ARM_INS_SUB, x_sub, xs_sub},
-	    {ARM_INS_CMP, x_cmp, xs_cmp}, {ARM_INS_MOV, x_mov, xs_mov},
-	    {ARM_INS_AND, x_and, xs_and}, {ARM_INS_EOR, x_eor, xs_eor},
-	    {ARM_INS_ORR, x_orr, xs_orr}, {ARM_INS_BIC, x_bic, xs_bic},
+	    {ARM_INS_ADD, x_add, xs_add_fns}, {ARM_INS_SUB, x_sub, xs_sub_fns},
+	    {ARM_INS_CMP, x_cmp, xs_cmp_fns}, {ARM_INS_MOV, x_mov, xs_mov_fns},
+	    {ARM_INS_AND, x_and, xs_and_fns}, {ARM_INS_EOR, x_eor, xs_eor_fns},
+	    {ARM_INS_ORR, x_orr, xs_orr_fns}, {ARM_INS_BIC, x_bic, xs_bic_fns},
 	};
 
 	if (in->nops < 2 || in->nops > 3)
@@ -1612,7 +1648,7 @@ void isa_specialise(struct isa_insn *in)
 			return;
 		if ((in->id == ARM_INS_CMP || in->id == ARM_INS_MOV) && in->nops != 2)
 			return;
-		in->fn = forms[k].fn;
+		in->fn = forms[k].fns[xs_index(in)];
 		return;
 	}
 }
