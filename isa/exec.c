@@ -681,7 +681,9 @@ static int unaligned_trap(struct isa_cpu *c, uint32_t addr, unsigned size, int a
 	return EX_OK;
 }
 
-static int load1(struct isa_cpu *c, const struct isa_insn *in, unsigned size, int sign)
+/* (load1 and store1 inline into each handler, where size and sign are constants) */
+static inline __attribute__((always_inline)) int load1(struct isa_cpu *c, const struct isa_insn *in,
+						       unsigned size, int sign)
 {
 	const struct isa_op *m = &in->op[1];
 	uint32_t wb, addr = ea(c, in, m, &wb), v;
@@ -701,7 +703,9 @@ static int load1(struct isa_cpu *c, const struct isa_insn *in, unsigned size, in
 	return EX_OK;
 }
 
-static int store1(struct isa_cpu *c, const struct isa_insn *in, unsigned size)
+static inline __attribute__((always_inline)) int store1(struct isa_cpu *c,
+							const struct isa_insn *in,
+							unsigned size)
 {
 	const struct isa_op *m = &in->op[1];
 	uint32_t wb, addr = ea(c, in, m, &wb);
@@ -1508,23 +1512,39 @@ int isa_insn_plain(const struct isa_insn *in)
 
 /*
  * Specialised handlers: the commonest forms of the commonest data-processing
- * instructions, spelled out for the decode cache (isa_specialise). Each
- * computes exactly what its general handler does for those forms: Rd and Rn
- * are r0..r12 or LR (no PC, whose reads and writes are special, and no SP,
- * which ARMv8-M checks), op2 an immediate or a register that is not PC,
- * with no shift (LSL #0 included, which keeps C as no shift does).
+ * instructions and shifts, spelled out for the decode cache
+ * (isa_specialise). Each computes exactly what its general handler does for
+ * those forms: Rd and Rn are r0..r12 or LR (no PC, whose reads and writes
+ * are special, and no SP, which ARMv8-M checks), op2 an immediate or a
+ * register that is not PC, with no shift (LSL #0 included, which keeps C
+ * as no shift does).
  */
 /*
- * Each form comes in twelve variants, its shape fixed when it is decoded:
- * n operands (2: Rd(=Rn), op2; 3: Rd, Rn, op2), op2 a register (k 1) or an
- * immediate (k 0), and its flag setting sm (S_NEVER, S_ALWAYS,
- * S_OUTSIDE_IT), so that a handler tests none of them. XS_FORMS makes the
- * twelve of name from name##_t, in the order of xs_index.
+ * Each form comes in eighteen variants, its shape fixed when it is decoded:
+ * n operands (2: Rd(=Rn), op2; 3: Rd, Rn, op2), op2 an immediate (k 0), a
+ * register (k 1) or a register shifted by an immediate (k 2), and its flag
+ * setting sm (S_NEVER, S_ALWAYS, S_OUTSIDE_IT), so that a handler tests
+ * none of them. XS_FORMS makes the eighteen of name from name##_t, in the
+ * order of xs_index.
  */
-#define XS_OP2(c, in, n, k) ((k) ? (c)->s.r[(in)->op[(n) - 1].reg] : (uint32_t)(in)->op[(n) - 1].imm)
 #define XS_SETS(c, sm) ((sm) == S_ALWAYS || ((sm) == S_OUTSIDE_IT && !in_it_block(c)))
-/* C after op2, as operand2 has it for these forms */
-#define XS_CARRY(c, in, k) (!(k) && (in)->imm_carry ? (in)->imm_carry & 1 : cflag(c))
+
+/* op2 of variant k and the carry after it, as operand2 has them for these forms */
+static inline __attribute__((always_inline)) uint32_t xs_op2(const struct isa_cpu *c,
+							     const struct isa_insn *in, int n,
+							     int k, int *carry)
+{
+	const struct isa_op *o = &in->op[n - 1];
+
+	if (!k) {
+		*carry = in->imm_carry ? in->imm_carry & 1 : cflag(c);
+		return (uint32_t)o->imm;
+	}
+	*carry = cflag(c);
+	if (k == 1)
+		return c->s.r[o->reg];
+	return shift_c(c->s.r[o->reg], o->shift_type, o->shift, carry);
+}
 
 #define XS_ONE(name, n, k, sm) \
 	static int name##_##n##k##sm(struct isa_cpu *c, const struct isa_insn *in) \
@@ -1534,27 +1554,39 @@ int isa_insn_plain(const struct isa_insn *in)
 #define XS_FORMS(name)                                                                         \
 	XS_ONE(name, 2, 0, 0) XS_ONE(name, 2, 0, 1) XS_ONE(name, 2, 0, 2)                       \
 	XS_ONE(name, 2, 1, 0) XS_ONE(name, 2, 1, 1) XS_ONE(name, 2, 1, 2)                       \
+	XS_ONE(name, 2, 2, 0) XS_ONE(name, 2, 2, 1) XS_ONE(name, 2, 2, 2)                       \
 	XS_ONE(name, 3, 0, 0) XS_ONE(name, 3, 0, 1) XS_ONE(name, 3, 0, 2)                       \
 	XS_ONE(name, 3, 1, 0) XS_ONE(name, 3, 1, 1) XS_ONE(name, 3, 1, 2)                       \
-	static const isa_exec_fn name##_fns[12] = {                                             \
+	XS_ONE(name, 3, 2, 0) XS_ONE(name, 3, 2, 1) XS_ONE(name, 3, 2, 2)                       \
+	static const isa_exec_fn name##_fns[18] = {                                             \
 	    name##_200, name##_201, name##_202, name##_210, name##_211, name##_212,             \
-	    name##_300, name##_301, name##_302, name##_310, name##_311, name##_312,             \
+	    name##_220, name##_221, name##_222, name##_300, name##_301, name##_302,             \
+	    name##_310, name##_311, name##_312, name##_320, name##_321, name##_322,             \
 	};
 #define XS_T(name)                                                                             \
 	static inline __attribute__((always_inline)) int name##_t(struct isa_cpu *c,            \
 								  const struct isa_insn *in, int n, \
 								  int k, int sm)
 
+/* op2's k for in: an immediate, a register, or one shifted by an immediate. */
+static unsigned xs_kind(const struct isa_op *o)
+{
+	if (o->kind == OP_IMM)
+		return 0;
+	return o->shift_type == ARM_SFT_INVALID || (o->shift_type == ARM_SFT_LSL && !o->shift)
+		       ? 1 : 2;
+}
+
 /* The variant of a form for in: its place in name##_fns. */
 static unsigned xs_index(const struct isa_insn *in)
 {
-	return (unsigned)(in->nops - 2) * 6 + (in->op[in->nops - 1].kind == OP_REG) * 3 +
-	       in->s_mode;
+	return (unsigned)(in->nops - 2) * 9 + xs_kind(&in->op[in->nops - 1]) * 3 + in->s_mode;
 }
 
 XS_T(xs_add)
 {
-	uint32_t x = c->s.r[in->op[n - 2].reg], y = XS_OP2(c, in, n, k);
+	int carry;
+	uint32_t x = c->s.r[in->op[n - 2].reg], y = xs_op2(c, in, n, k, &carry);
 
 	c->s.r[in->op[0].reg] = XS_SETS(c, sm) ? add_with_carry(c, x, y, 0, 1) : x + y;
 	return EX_OK;
@@ -1563,7 +1595,8 @@ XS_FORMS(xs_add)
 
 XS_T(xs_sub)
 {
-	uint32_t x = c->s.r[in->op[n - 2].reg], y = XS_OP2(c, in, n, k);
+	int carry;
+	uint32_t x = c->s.r[in->op[n - 2].reg], y = xs_op2(c, in, n, k, &carry);
 
 	c->s.r[in->op[0].reg] = XS_SETS(c, sm) ? add_with_carry(c, x, ~y, 1, 1) : x - y;
 	return EX_OK;
@@ -1573,8 +1606,10 @@ XS_FORMS(xs_sub)
 /* (CMP: two operands, flags always; its other variants are never chosen) */
 XS_T(xs_cmp)
 {
+	int carry;
+
 	(void)sm;
-	add_with_carry(c, c->s.r[in->op[n - 2].reg], ~XS_OP2(c, in, n, k), 1, 1);
+	add_with_carry(c, c->s.r[in->op[n - 2].reg], ~xs_op2(c, in, n, k, &carry), 1, 1);
 	return EX_OK;
 }
 XS_FORMS(xs_cmp)
@@ -1582,10 +1617,11 @@ XS_FORMS(xs_cmp)
 /* (MOV: two operands; its three-operand variants are never chosen) */
 XS_T(xs_mov)
 {
-	uint32_t r = XS_OP2(c, in, n, k);
+	int carry;
+	uint32_t r = xs_op2(c, in, n, k, &carry);
 
 	if (XS_SETS(c, sm))
-		set_nzc(c, r, XS_CARRY(c, in, k));
+		set_nzc(c, r, carry);
 	c->s.r[in->op[0].reg] = r;
 	return EX_OK;
 }
@@ -1594,11 +1630,12 @@ XS_FORMS(xs_mov)
 #define XS_LOGIC(name, expr)                                                                   \
 	XS_T(name)                                                                             \
 	{                                                                                      \
+		int carry;                                                                     \
 		uint32_t x = c->s.r[in->op[n - 2].reg];                                        \
-		uint32_t y = XS_OP2(c, in, n, k), r = (expr);                                  \
+		uint32_t y = xs_op2(c, in, n, k, &carry), r = (expr);                          \
                                                                                                \
 		if (XS_SETS(c, sm))                                                            \
-			set_nzc(c, r, XS_CARRY(c, in, k));                                     \
+			set_nzc(c, r, carry);                                                  \
 		c->s.r[in->op[0].reg] = r;                                                     \
 		return EX_OK;                                                                  \
 	}                                                                                      \
@@ -1609,30 +1646,71 @@ XS_LOGIC(xs_orr, x | y)
 XS_LOGIC(xs_bic, x & ~y)
 #undef XS_LOGIC
 
+/*
+ * The shifts as instructions (shift_insn), the same variants: the value
+ * in op[n - 2], the amount op2, an immediate or Rs[7:0] (k 1; isa_specialise
+ * never chooses k 2 for them).
+ */
+#define XS_SHIFT(name, type)                                                                   \
+	XS_T(name)                                                                             \
+	{                                                                                      \
+		int carry = cflag(c);                                                          \
+		unsigned amt = k ? c->s.r[in->op[n - 1].reg] & 0xff : (unsigned)in->op[n - 1].imm; \
+		uint32_t r = shift_c(c->s.r[in->op[n - 2].reg],                                \
+				     k ? type + ARM_SFT_ASR_REG - ARM_SFT_ASR : type, amt, &carry); \
+                                                                                               \
+		if (XS_SETS(c, sm))                                                            \
+			set_nzc(c, r, carry);                                                  \
+		c->s.r[in->op[0].reg] = r;                                                     \
+		return EX_OK;                                                                  \
+	}                                                                                      \
+	XS_FORMS(name)
+XS_SHIFT(xs_lsl, ARM_SFT_LSL)
+XS_SHIFT(xs_lsr, ARM_SFT_LSR)
+XS_SHIFT(xs_asr, ARM_SFT_ASR)
+XS_SHIFT(xs_ror, ARM_SFT_ROR)
+#undef XS_SHIFT
+
 static int plain_reg(const struct isa_op *o)
 {
 	return o->kind == OP_REG && o->reg != 13 && o->reg != 15;
 }
 
-static int plain_operand(const struct isa_op *o)
+/*
+ * op2 of a specialised form: an immediate, or a plain register, unshifted,
+ * or (shifted, unless the form is a shift) shifted by an immediate: LSL,
+ * LSR, ASR or ROR, as operand2 does it (not RRX, nor by a register).
+ */
+static int plain_operand(const struct isa_op *o, int shifted)
 {
 	if (o->kind == OP_IMM)
 		return 1;
-	return plain_reg(o) &&
-	       (o->shift_type == ARM_SFT_INVALID || (o->shift_type == ARM_SFT_LSL && !o->shift));
+	if (!plain_reg(o))
+		return 0;
+	switch (o->shift_type) {
+	case ARM_SFT_INVALID: return 1;
+	case ARM_SFT_LSL: return !o->shift || shifted;
+	case ARM_SFT_LSR:
+	case ARM_SFT_ASR:
+	case ARM_SFT_ROR: return shifted;
+	default: return 0;
+	}
 }
 
 void isa_specialise(struct isa_insn *in)
 {
 	static const struct {
 		uint16_t id;
+		uint8_t shift; /* a shift instruction: op2 is its amount, never shifted */
 		isa_exec_fn general;
 		const isa_exec_fn *fns;
 	} forms[] = {
-	    {ARM_INS_ADD, x_add, xs_add_fns}, {ARM_INS_SUB, x_sub, xs_sub_fns},
-	    {ARM_INS_CMP, x_cmp, xs_cmp_fns}, {ARM_INS_MOV, x_mov, xs_mov_fns},
-	    {ARM_INS_AND, x_and, xs_and_fns}, {ARM_INS_EOR, x_eor, xs_eor_fns},
-	    {ARM_INS_ORR, x_orr, xs_orr_fns}, {ARM_INS_BIC, x_bic, xs_bic_fns},
+	    {ARM_INS_ADD, 0, x_add, xs_add_fns}, {ARM_INS_SUB, 0, x_sub, xs_sub_fns},
+	    {ARM_INS_CMP, 0, x_cmp, xs_cmp_fns}, {ARM_INS_MOV, 0, x_mov, xs_mov_fns},
+	    {ARM_INS_AND, 0, x_and, xs_and_fns}, {ARM_INS_EOR, 0, x_eor, xs_eor_fns},
+	    {ARM_INS_ORR, 0, x_orr, xs_orr_fns}, {ARM_INS_BIC, 0, x_bic, xs_bic_fns},
+	    {ARM_INS_LSL, 1, x_lsl, xs_lsl_fns}, {ARM_INS_LSR, 1, x_lsr, xs_lsr_fns},
+	    {ARM_INS_ASR, 1, x_asr, xs_asr_fns}, {ARM_INS_ROR, 1, x_ror, xs_ror_fns},
 	};
 
 	if (in->nops < 2 || in->nops > 3)
@@ -1644,7 +1722,7 @@ void isa_specialise(struct isa_insn *in)
 		for (int i = 0; i < in->nops - 1; i++)
 			if (!plain_reg(&in->op[i]) || in->op[i].shift_type != ARM_SFT_INVALID)
 				return;
-		if (!plain_operand(&in->op[in->nops - 1]))
+		if (!plain_operand(&in->op[in->nops - 1], !forms[k].shift))
 			return;
 		if ((in->id == ARM_INS_CMP || in->id == ARM_INS_MOV) && in->nops != 2)
 			return;
