@@ -89,8 +89,7 @@ static int access_line(struct dc *dc, uint32_t lineaddr)
 }
 
 /* dc_access's walk over the lines (its own function, so the usual access stays lean). */
-static __attribute__((noinline)) unsigned access_lines(struct dc *dc, uint32_t first,
-						       uint32_t last)
+static __attribute__((noinline)) unsigned access_lines(struct dc *dc, uint32_t first, uint32_t last)
 {
 	unsigned misses = 0;
 

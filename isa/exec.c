@@ -217,9 +217,8 @@ static uint32_t pc_base(const struct isa_cpu *c, unsigned r, int align)
 	return r == 15 && align ? (c->pc + 4) & ~3u : rreg(c, r);
 }
 
-static inline __attribute__((always_inline)) int addsub(struct isa_cpu *c,
-							const struct isa_insn *in, int sub,
-							int align)
+static inline __attribute__((always_inline)) int
+addsub(struct isa_cpu *c, const struct isa_insn *in, int sub, int align)
 {
 	int rn = rn_index(in), s = setflags(c, in), carry;
 	uint32_t x = pc_base(c, in->op[rn].reg, align);
@@ -251,8 +250,7 @@ static int x_adr(struct isa_cpu *c, const struct isa_insn *in)
 }
 
 static inline __attribute__((always_inline)) int compare(struct isa_cpu *c,
-							 const struct isa_insn *in,
-							 enum alu op)
+							 const struct isa_insn *in, enum alu op)
 {
 	int carry;
 	uint32_t x = rreg(c, in->op[0].reg), y = operand2(c, in, 1, &carry);
@@ -322,9 +320,8 @@ static int x_movt(struct isa_cpu *c, const struct isa_insn *in)
  * Shifts as instructions: Rd, Rm, #imm | Rd, Rm, Rs | Rd(=Rm), Rs (16-bit).
  * A register amount uses Rs[7:0].
  */
-static inline __attribute__((always_inline)) int shift_insn(struct isa_cpu *c,
-							    const struct isa_insn *in,
-							    unsigned type)
+static inline __attribute__((always_inline)) int
+shift_insn(struct isa_cpu *c, const struct isa_insn *in, unsigned type)
 {
 	int carry = cflag(c);
 	const struct isa_op *amt = &in->op[in->nops - 1];
@@ -704,8 +701,7 @@ static inline __attribute__((always_inline)) int load1(struct isa_cpu *c, const 
 }
 
 static inline __attribute__((always_inline)) int store1(struct isa_cpu *c,
-							const struct isa_insn *in,
-							unsigned size)
+							const struct isa_insn *in, unsigned size)
 {
 	const struct isa_op *m = &in->op[1];
 	uint32_t wb, addr = ea(c, in, m, &wb);
@@ -1530,9 +1526,8 @@ int isa_insn_plain(const struct isa_insn *in)
 #define XS_SETS(c, sm) ((sm) == S_ALWAYS || ((sm) == S_OUTSIDE_IT && !in_it_block(c)))
 
 /* op2 of variant k and the carry after it, as operand2 has them for these forms */
-static inline __attribute__((always_inline)) uint32_t xs_op2(const struct isa_cpu *c,
-							     const struct isa_insn *in, int n,
-							     int k, int *carry)
+static inline __attribute__((always_inline)) uint32_t
+xs_op2(const struct isa_cpu *c, const struct isa_insn *in, int n, int k, int *carry)
 {
 	const struct isa_op *o = &in->op[n - 1];
 
@@ -1546,35 +1541,38 @@ static inline __attribute__((always_inline)) uint32_t xs_op2(const struct isa_cp
 	return shift_c(c->s.r[o->reg], o->shift_type, o->shift, carry);
 }
 
-#define XS_ONE(name, n, k, sm) \
-	static int name##_##n##k##sm(struct isa_cpu *c, const struct isa_insn *in) \
-	{                                                                           \
-		return name##_t(c, in, n, k, sm);                                   \
+/* (XS_FORMS is a table of names, laid out as one) */
+/* clang-format off */
+#define XS_ONE(name, n, k, sm)                                                                     \
+	static int name##_##n##k##sm(struct isa_cpu *c, const struct isa_insn *in)                 \
+	{                                                                                          \
+		return name##_t(c, in, n, k, sm);                                                  \
 	}
-#define XS_FORMS(name)                                                                         \
-	XS_ONE(name, 2, 0, 0) XS_ONE(name, 2, 0, 1) XS_ONE(name, 2, 0, 2)                       \
-	XS_ONE(name, 2, 1, 0) XS_ONE(name, 2, 1, 1) XS_ONE(name, 2, 1, 2)                       \
-	XS_ONE(name, 2, 2, 0) XS_ONE(name, 2, 2, 1) XS_ONE(name, 2, 2, 2)                       \
-	XS_ONE(name, 3, 0, 0) XS_ONE(name, 3, 0, 1) XS_ONE(name, 3, 0, 2)                       \
-	XS_ONE(name, 3, 1, 0) XS_ONE(name, 3, 1, 1) XS_ONE(name, 3, 1, 2)                       \
-	XS_ONE(name, 3, 2, 0) XS_ONE(name, 3, 2, 1) XS_ONE(name, 3, 2, 2)                       \
-	static const isa_exec_fn name##_fns[18] = {                                             \
-	    name##_200, name##_201, name##_202, name##_210, name##_211, name##_212,             \
-	    name##_220, name##_221, name##_222, name##_300, name##_301, name##_302,             \
-	    name##_310, name##_311, name##_312, name##_320, name##_321, name##_322,             \
+#define XS_FORMS(name)                                                                             \
+	XS_ONE(name, 2, 0, 0) XS_ONE(name, 2, 0, 1) XS_ONE(name, 2, 0, 2)                          \
+	XS_ONE(name, 2, 1, 0) XS_ONE(name, 2, 1, 1) XS_ONE(name, 2, 1, 2)                          \
+	XS_ONE(name, 2, 2, 0) XS_ONE(name, 2, 2, 1) XS_ONE(name, 2, 2, 2)                          \
+	XS_ONE(name, 3, 0, 0) XS_ONE(name, 3, 0, 1) XS_ONE(name, 3, 0, 2)                          \
+	XS_ONE(name, 3, 1, 0) XS_ONE(name, 3, 1, 1) XS_ONE(name, 3, 1, 2)                          \
+	XS_ONE(name, 3, 2, 0) XS_ONE(name, 3, 2, 1) XS_ONE(name, 3, 2, 2)                          \
+	static const isa_exec_fn name##_fns[18] = {                                                \
+	    name##_200, name##_201, name##_202, name##_210, name##_211, name##_212,                \
+	    name##_220, name##_221, name##_222, name##_300, name##_301, name##_302,                \
+	    name##_310, name##_311, name##_312, name##_320, name##_321, name##_322,                \
 	};
-#define XS_T(name)                                                                             \
-	static inline __attribute__((always_inline)) int name##_t(struct isa_cpu *c,            \
-								  const struct isa_insn *in, int n, \
-								  int k, int sm)
+/* clang-format on */
+#define XS_T(name)                                                                                 \
+	static inline __attribute__((always_inline)) int name##_t(                                 \
+	    struct isa_cpu *c, const struct isa_insn *in, int n, int k, int sm)
 
 /* op2's k for in: an immediate, a register, or one shifted by an immediate. */
 static unsigned xs_kind(const struct isa_op *o)
 {
 	if (o->kind == OP_IMM)
 		return 0;
-	return o->shift_type == ARM_SFT_INVALID || (o->shift_type == ARM_SFT_LSL && !o->shift)
-		       ? 1 : 2;
+	if (o->shift_type == ARM_SFT_INVALID || (o->shift_type == ARM_SFT_LSL && !o->shift))
+		return 1;
+	return 2;
 }
 
 /* The variant of a form for in: its place in name##_fns. */
@@ -1627,18 +1625,18 @@ XS_T(xs_mov)
 }
 XS_FORMS(xs_mov)
 
-#define XS_LOGIC(name, expr)                                                                   \
-	XS_T(name)                                                                             \
-	{                                                                                      \
-		int carry;                                                                     \
-		uint32_t x = c->s.r[in->op[n - 2].reg];                                        \
-		uint32_t y = xs_op2(c, in, n, k, &carry), r = (expr);                          \
-                                                                                               \
-		if (XS_SETS(c, sm))                                                            \
-			set_nzc(c, r, carry);                                                  \
-		c->s.r[in->op[0].reg] = r;                                                     \
-		return EX_OK;                                                                  \
-	}                                                                                      \
+#define XS_LOGIC(name, expr)                                                                       \
+	XS_T(name)                                                                                 \
+	{                                                                                          \
+		int carry;                                                                         \
+		uint32_t x = c->s.r[in->op[n - 2].reg];                                            \
+		uint32_t y = xs_op2(c, in, n, k, &carry), r = (expr);                              \
+                                                                                                   \
+		if (XS_SETS(c, sm))                                                                \
+			set_nzc(c, r, carry);                                                      \
+		c->s.r[in->op[0].reg] = r;                                                         \
+		return EX_OK;                                                                      \
+	}                                                                                          \
 	XS_FORMS(name)
 XS_LOGIC(xs_and, x & y)
 XS_LOGIC(xs_eor, x ^ y)
@@ -1651,19 +1649,20 @@ XS_LOGIC(xs_bic, x & ~y)
  * in op[n - 2], the amount op2, an immediate or Rs[7:0] (k 1; isa_specialise
  * never chooses k 2 for them).
  */
-#define XS_SHIFT(name, type)                                                                   \
-	XS_T(name)                                                                             \
-	{                                                                                      \
-		int carry = cflag(c);                                                          \
+#define XS_SHIFT(name, type)                                                                       \
+	XS_T(name)                                                                                 \
+	{                                                                                          \
+		int carry = cflag(c);                                                              \
 		unsigned amt = k ? c->s.r[in->op[n - 1].reg] & 0xff : (unsigned)in->op[n - 1].imm; \
-		uint32_t r = shift_c(c->s.r[in->op[n - 2].reg],                                \
-				     k ? type + ARM_SFT_ASR_REG - ARM_SFT_ASR : type, amt, &carry); \
-                                                                                               \
-		if (XS_SETS(c, sm))                                                            \
-			set_nzc(c, r, carry);                                                  \
-		c->s.r[in->op[0].reg] = r;                                                     \
-		return EX_OK;                                                                  \
-	}                                                                                      \
+		uint32_t r =                                                                       \
+		    shift_c(c->s.r[in->op[n - 2].reg],                                             \
+			    k ? type + ARM_SFT_ASR_REG - ARM_SFT_ASR : type, amt, &carry);         \
+                                                                                                   \
+		if (XS_SETS(c, sm))                                                                \
+			set_nzc(c, r, carry);                                                      \
+		c->s.r[in->op[0].reg] = r;                                                         \
+		return EX_OK;                                                                      \
+	}                                                                                          \
 	XS_FORMS(name)
 XS_SHIFT(xs_lsl, ARM_SFT_LSL)
 XS_SHIFT(xs_lsr, ARM_SFT_LSR)

@@ -25,16 +25,15 @@
 static inline const struct isa_insn *fast_insn(const struct isa_cpu *c, uint32_t pc)
 {
 	/* sleeping, event, lockup, tbit_clear: one load, event masked out */
-	static const uint8_t awake_mask[4] = { 0xff, 0, 0xff, 0xff };
+	static const uint8_t awake_mask[4] = {0xff, 0, 0xff, 0xff};
 	const struct isa_insn *pg, *in;
 	uint32_t flags, mask;
 
-	_Static_assert(offsetof(struct isa_state, event) == offsetof(struct isa_state, sleeping) + 1 &&
-			       offsetof(struct isa_state, lockup) ==
-				       offsetof(struct isa_state, sleeping) + 2 &&
-			       offsetof(struct isa_state, tbit_clear) ==
-				       offsetof(struct isa_state, sleeping) + 3,
-		       "isa_state: sleeping, event, lockup and tbit_clear are four bytes in a row");
+	_Static_assert(
+	    offsetof(struct isa_state, event) == offsetof(struct isa_state, sleeping) + 1 &&
+		offsetof(struct isa_state, lockup) == offsetof(struct isa_state, sleeping) + 2 &&
+		offsetof(struct isa_state, tbit_clear) == offsetof(struct isa_state, sleeping) + 3,
+	    "isa_state: sleeping, event, lockup and tbit_clear are four bytes in a row");
 	memcpy(&flags, &c->s.sleeping, sizeof(flags));
 	memcpy(&mask, awake_mask, sizeof(mask));
 	if (__builtin_expect(c->dec->simple | (flags & mask) | c->s.pend_fault, 0) ||
@@ -63,9 +62,10 @@ int isa_cpu_step_decoded(struct isa_cpu *c, const struct isa_insn *in,
  * fast_insn found (not plain), for isa_cpu_step_decoded to step, or NULL
  * when isa_cpu_step must look (the general step, a cache miss).
  */
-static inline __attribute__((always_inline)) int
-isa_cpu_step_plain_or(struct isa_cpu *c, uint32_t *pcp, struct isa_step *out,
-		      const struct isa_insn **inp)
+static inline __attribute__((always_inline)) int isa_cpu_step_plain_or(struct isa_cpu *c,
+								       uint32_t *pcp,
+								       struct isa_step *out,
+								       const struct isa_insn **inp)
 {
 	uint32_t pc = c->s.r[15];
 	const struct isa_insn *in = fast_insn(c, pc);

@@ -187,7 +187,9 @@ static int merge(struct rpl *r, int core, uint32_t addr, const uint8_t *val, uns
 
 	if (rpl_mem_read(r->mem, addr, have, n, &first) == 0) {
 		/* (the usual granules' sizes compare as one word, without a call) */
-		if (n == 4 ? memcmp(have, val, 4) : n == 8 ? memcmp(have, val, 8) : memcmp(have, val, n))
+		if (n == 4   ? memcmp(have, val, 4)
+		    : n == 8 ? memcmp(have, val, 8)
+			     : memcmp(have, val, n))
 			goto differ;
 		return 0;
 	}
