@@ -97,8 +97,8 @@ static inline void put_le(uint8_t *p, unsigned size, uint32_t v)
 	}
 }
 
-static void observe(struct board *b, int core, uint32_t addr, unsigned size, uint32_t val,
-		    int store, enum isa_access kind, int cacheable)
+static inline void observe(struct board *b, int core, uint32_t addr, unsigned size, uint32_t val,
+			   int store, enum isa_access kind, int cacheable)
 {
 	struct board_access a = { addr, val, size, store, kind, cacheable };
 
@@ -468,13 +468,14 @@ static inline __attribute__((always_inline)) int step(struct board *b, int *stat
 {
 	struct isa_step st;
 	struct isa_cpu *cpu;
+	const struct isa_insn *in;
 	int i = board_sched_pick(&b->sched), k;
 	uint32_t pc;
 
 	cpu = b->cpu[i];
 	if (__builtin_expect(b->trace != NULL, 0))
 		trace_line(b, cpu);
-	k = isa_cpu_step_plain_inline(cpu, &pc, obs == 1 ? &st : NULL);
+	k = isa_cpu_step_plain_or(cpu, &pc, obs == 1 ? &st : NULL, &in);
 	if (k < 0)
 		return -1;
 	if (k) {
@@ -489,12 +490,15 @@ static inline __attribute__((always_inline)) int step(struct board *b, int *stat
 			b->plain[i]++;
 		goto counted;
 	}
-	if (obs == 2)
+	if (obs == 2) {
 		flush_plain(b, i);
-	if (isa_cpu_sleeping(cpu))
+		in = NULL; /* (the observer had its say: look again) */
+	}
+	/* an instruction fast_insn found is a core awake: no need to ask */
+	if (!in && isa_cpu_sleeping(cpu))
 		return board_sched_sleep(&b->sched, i, b->insns);
 	board_sched_begin(&b->sched);
-	if (isa_cpu_step(cpu, &st))
+	if (in ? isa_cpu_step_decoded(cpu, in, &st) : isa_cpu_step(cpu, &st))
 		return -1;
 	if (st.ev == ISA_EV_INSN || st.ev == ISA_EV_STOP) {
 		b->insns++;

@@ -20,6 +20,7 @@
 #include <capstone/arm.h>
 
 #include "caches/dc.h"
+#include "isa/fast.h"
 #include "isa/isa.h"
 #include "util/util.h"
 
@@ -155,7 +156,7 @@ static inline __attribute__((always_inline)) uint64_t board_sched_retire_plain(s
 
 	s->cycles[core] += cost;
 	board_sched_moved(s, core);
-	isa_cpu_tick(s->cpu[core], cost);
+	isa_cpu_tick_inline(s->cpu[core], cost);
 	return cost;
 }
 
@@ -175,7 +176,7 @@ static inline void board_sched_retire(struct board_sched *s, int core, const str
 	       (uint64_t)s->misses * s->cfg.miss_penalty;
 	s->cycles[core] += cost;
 	board_sched_moved(s, core);
-	isa_cpu_tick(s->cpu[core], cost);
+	isa_cpu_tick_inline(s->cpu[core], cost);
 }
 
 #endif

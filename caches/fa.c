@@ -23,6 +23,8 @@
 #define FA_VALID 1u
 #define FA_DIRTY 2u
 #define FA_NONE ((size_t)-1)
+#define FA_HELD_BITS 12
+#define FA_HELD_BUCKETS (1u << FA_HELD_BITS)
 
 struct fa_way {
 	uint32_t tag;  /* line number, addr >> line_bits */
@@ -45,7 +47,28 @@ struct dc_fa {
 	struct dc_fa_stats stats[DC_FA_MAX_CORES];
 	/* per cache, the way of the line looked up last: a hint, checked before use */
 	size_t hint[DC_FA_MAX_CORES];
+	/*
+	 * held[held_bucket(ln)]: the valid ways, of all caches, whose line
+	 * falls in that bucket. Derived from ways (rebuilt by a restore, not
+	 * part of the state): a store whose line's bucket counts only its own
+	 * copy has no peer copy to invalidate, so coherence looks no further.
+	 */
+	uint32_t held[FA_HELD_BUCKETS];
 };
+
+static inline unsigned held_bucket(uint32_t ln)
+{
+	return (ln * 0x9e3779b1u) >> (32 - FA_HELD_BITS);
+}
+
+/* Count the valid ways of ways[0..nways) into held again. */
+static void held_rebuild(struct dc_fa *fa)
+{
+	memset(fa->held, 0, sizeof(fa->held));
+	for (size_t i = 0; i < fa->nways; i++)
+		if (fa->ways[i].bits & FA_VALID)
+			fa->held[held_bucket(fa->ways[i].tag)]++;
+}
 
 /* ---- configuration ------------------------------------------------------- */
 
@@ -227,6 +250,7 @@ void dc_fa_free(struct dc_fa *fa)
 void dc_fa_reset(struct dc_fa *fa)
 {
 	memset(fa->ways, 0, fa->nways * sizeof(*fa->ways));
+	memset(fa->held, 0, sizeof(fa->held));
 	memset(fa->flags, 0, fa->nways * fa->fw * sizeof(*fa->flags));
 	memset(fa->stats, 0, sizeof(fa->stats));
 	fa->clock = 0;
@@ -287,6 +311,9 @@ static size_t fill(struct dc_fa *fa, size_t base, uint32_t ln, struct dc_fa_stat
 	}
 	if ((fa->ways[v].bits & (FA_VALID | FA_DIRTY)) == (FA_VALID | FA_DIRTY))
 		st->writebacks++;
+	if (fa->ways[v].bits & FA_VALID)
+		fa->held[held_bucket(fa->ways[v].tag)]--;
+	fa->held[held_bucket(ln)]++;
 	fa->ways[v].tag = ln;
 	fa->ways[v].bits = FA_VALID;
 	memset(&fa->flags[v * fa->fw], 0, fa->fw * sizeof(*fa->flags));
@@ -413,9 +440,15 @@ enum dc_fa_result dc_fa_load(struct dc_fa *fa, int core, uint32_t addr, unsigned
 	return DC_FA_MISS;
 }
 
-/* Drop line ln from every cache but core's: write-invalidate coherence. */
+/*
+ * Drop line ln from every cache but core's: write-invalidate coherence.
+ * Core's cache holds ln (the store allocated it): a bucket that counts one
+ * valid way holds that copy alone.
+ */
 static void invalidate_others(struct dc_fa *fa, int core, uint32_t ln)
 {
+	if (fa->held[held_bucket(ln)] <= 1)
+		return;
 	for (int c = 0; c < fa->cfg.ncores; c++) {
 		size_t i;
 
@@ -427,6 +460,7 @@ static void invalidate_others(struct dc_fa *fa, int core, uint32_t ln)
 		if (fa->ways[i].bits & FA_DIRTY)
 			fa->stats[c].writebacks++;
 		fa->ways[i].bits = 0;
+		fa->held[held_bucket(ln)]--;
 		fa->stats[c].invalidations++;
 	}
 }
@@ -585,5 +619,6 @@ int dc_fa_restore(struct dc_fa *fa, const void *buf, size_t len)
 	memcpy(fa->ways, wp, fa->nways * sizeof(*fa->ways));
 	memcpy(fa->flags, wp + fa->nways * sizeof(*fa->ways),
 	       fa->nways * fa->fw * sizeof(*fa->flags));
+	held_rebuild(fa);
 	return 0;
 }

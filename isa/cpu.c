@@ -362,14 +362,19 @@ int isa_cpu_step_plain(struct isa_cpu *c, uint32_t *pcp, struct isa_step *out)
  */
 int isa_cpu_step(struct isa_cpu *c, struct isa_step *out)
 {
-	uint32_t pc = c->s.r[15];
-	const struct isa_insn *in = fast_insn(c, pc);
-	unsigned cond;
-	int r;
+	const struct isa_insn *in = fast_insn(c, c->s.r[15]);
 
 	if (__builtin_expect(!in, 0))
 		return step_general(c, out);
-	c->dec->lookups++;
+	return isa_cpu_step_decoded(c, in, out);
+}
+
+int isa_cpu_step_decoded(struct isa_cpu *c, const struct isa_insn *in, struct isa_step *out)
+{
+	uint32_t pc = c->s.r[15];
+	unsigned cond;
+	int r;
+
 	c->dec->fast++;
 
 	c->pc = pc;
@@ -404,7 +409,8 @@ int isa_cpu_step(struct isa_cpu *c, struct isa_step *out)
 			return 0;
 		}
 	}
-	if (in->fn != isa_exec_it && !c->exc_return)
+	/* (ITSTATE 0: ITAdvance leaves it so) */
+	if (c->s.it && in->fn != isa_exec_it && !c->exc_return)
 		it_advance(c);
 	c->s.r[15] = c->next_pc;
 	out->next_pc = c->next_pc;

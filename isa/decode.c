@@ -544,7 +544,7 @@ uint64_t isa_decoder_fast_steps(const struct isa_decoder *d)
 
 void isa_decoder_stats(const struct isa_decoder *d, uint64_t *lookups, uint64_t *decodes)
 {
-	*lookups = d->lookups;
+	*lookups = d->lookups + d->fast;
 	*decodes = d->decodes;
 }
 

@@ -11,7 +11,7 @@
 /* ---- operand helpers ------------------------------------------------- */
 
 /* Shift_C (A7.4.2): n is the effective amount (LSR #32 arrives as 32). */
-static uint32_t shift_c(uint32_t v, unsigned type, unsigned n, int *carry)
+static inline uint32_t shift_c(uint32_t v, unsigned type, unsigned n, int *carry)
 {
 	switch (type) {
 	case ARM_SFT_LSL:
@@ -71,7 +71,8 @@ static inline int cflag(const struct isa_cpu *c)
 }
 
 /* The flexible second operand op[i]: shifted register or immediate. */
-static uint32_t operand2(const struct isa_cpu *c, const struct isa_insn *in, int i, int *carry)
+static inline uint32_t operand2(const struct isa_cpu *c, const struct isa_insn *in, int i,
+				int *carry)
 {
 	const struct isa_op *o = &in->op[i];
 
@@ -96,21 +97,25 @@ static inline void set_nz(struct isa_cpu *c, uint32_t r)
 
 static inline void set_nzc(struct isa_cpu *c, uint32_t r, int carry)
 {
-	set_nz(c, r);
-	c->s.apsr = (c->s.apsr & ~APSR_C) | (carry ? APSR_C : 0);
+	c->s.apsr = (c->s.apsr & ~(APSR_N | APSR_Z | APSR_C)) | (r & APSR_N) | (r ? 0 : APSR_Z) |
+		    (carry ? APSR_C : 0);
 }
 
-/* AddWithCarry (A2.2.1) with NZCV update when s. */
-static uint32_t add_with_carry(struct isa_cpu *c, uint32_t x, uint32_t y, int cin, int s)
+/*
+ * AddWithCarry (A2.2.1) with NZCV update when s. The signed overflow is
+ * that of the sum of two operands of one sign whose result has the other:
+ * bit 31 of (x ^ r) & (y ^ r), the same as comparing the 64-bit signed sum
+ * with the result, in a few instructions and inlined into every handler.
+ */
+static inline uint32_t add_with_carry(struct isa_cpu *c, uint32_t x, uint32_t y, int cin, int s)
 {
-	uint64_t us = (uint64_t)x + y + cin;
-	int64_t ss = (int64_t)(int32_t)x + (int32_t)y + cin;
+	uint64_t us = (uint64_t)x + y + (unsigned)cin;
 	uint32_t r = (uint32_t)us;
 
-	if (s) {
-		set_nzc(c, r, (us >> 32) & 1);
-		c->s.apsr = (c->s.apsr & ~APSR_V) | ((int64_t)(int32_t)r != ss ? APSR_V : 0);
-	}
+	if (s)
+		c->s.apsr = (c->s.apsr & ~(APSR_N | APSR_Z | APSR_C | APSR_V)) | (r & APSR_N) |
+			    (r ? 0 : APSR_Z) | (uint32_t)(us >> 32) << 29 |
+			    (((x ^ r) & (y ^ r)) >> 31) << 28;
 	return r;
 }
 
@@ -162,7 +167,9 @@ static inline int rn_index(const struct isa_insn *in)
 
 enum alu { A_AND, A_EOR, A_ORR, A_ORN, A_BIC, A_ADD, A_ADC, A_SUB, A_SBC, A_RSB };
 
-static int dp(struct isa_cpu *c, const struct isa_insn *in, enum alu op)
+/* (inlined into each handler, where op is a constant) */
+static inline __attribute__((always_inline)) int dp(struct isa_cpu *c, const struct isa_insn *in,
+						    enum alu op)
 {
 	int rn = rn_index(in), s = setflags(c, in), carry;
 	uint32_t x = rreg(c, in->op[rn].reg);
@@ -210,7 +217,8 @@ static uint32_t pc_base(const struct isa_cpu *c, unsigned r, int align)
 	return r == 15 && align ? (c->pc + 4) & ~3u : rreg(c, r);
 }
 
-static int addsub(struct isa_cpu *c, const struct isa_insn *in, int sub, int align)
+static inline __attribute__((always_inline)) int
+addsub(struct isa_cpu *c, const struct isa_insn *in, int sub, int align)
 {
 	int rn = rn_index(in), s = setflags(c, in), carry;
 	uint32_t x = pc_base(c, in->op[rn].reg, align);
@@ -241,7 +249,8 @@ static int x_adr(struct isa_cpu *c, const struct isa_insn *in)
 	return EX_OK;
 }
 
-static int compare(struct isa_cpu *c, const struct isa_insn *in, enum alu op)
+static inline __attribute__((always_inline)) int compare(struct isa_cpu *c,
+							 const struct isa_insn *in, enum alu op)
 {
 	int carry;
 	uint32_t x = rreg(c, in->op[0].reg), y = operand2(c, in, 1, &carry);
@@ -311,7 +320,8 @@ static int x_movt(struct isa_cpu *c, const struct isa_insn *in)
  * Shifts as instructions: Rd, Rm, #imm | Rd, Rm, Rs | Rd(=Rm), Rs (16-bit).
  * A register amount uses Rs[7:0].
  */
-static int shift_insn(struct isa_cpu *c, const struct isa_insn *in, unsigned type)
+static inline __attribute__((always_inline)) int
+shift_insn(struct isa_cpu *c, const struct isa_insn *in, unsigned type)
 {
 	int carry = cflag(c);
 	const struct isa_op *amt = &in->op[in->nops - 1];
@@ -668,7 +678,9 @@ static int unaligned_trap(struct isa_cpu *c, uint32_t addr, unsigned size, int a
 	return EX_OK;
 }
 
-static int load1(struct isa_cpu *c, const struct isa_insn *in, unsigned size, int sign)
+/* (load1 and store1 inline into each handler, where size and sign are constants) */
+static inline __attribute__((always_inline)) int load1(struct isa_cpu *c, const struct isa_insn *in,
+						       unsigned size, int sign)
 {
 	const struct isa_op *m = &in->op[1];
 	uint32_t wb, addr = ea(c, in, m, &wb), v;
@@ -688,7 +700,8 @@ static int load1(struct isa_cpu *c, const struct isa_insn *in, unsigned size, in
 	return EX_OK;
 }
 
-static int store1(struct isa_cpu *c, const struct isa_insn *in, unsigned size)
+static inline __attribute__((always_inline)) int store1(struct isa_cpu *c,
+							const struct isa_insn *in, unsigned size)
 {
 	const struct isa_op *m = &in->op[1];
 	uint32_t wb, addr = ea(c, in, m, &wb);
@@ -1495,95 +1508,208 @@ int isa_insn_plain(const struct isa_insn *in)
 
 /*
  * Specialised handlers: the commonest forms of the commonest data-processing
- * instructions, spelled out for the decode cache (isa_specialise). Each
- * computes exactly what its general handler does for those forms: Rd and Rn
- * are r0..r12 or LR (no PC, whose reads and writes are special, and no SP,
- * which ARMv8-M checks), op2 an immediate or a register that is not PC,
- * with no shift (LSL #0 included, which keeps C as no shift does).
+ * instructions and shifts, spelled out for the decode cache
+ * (isa_specialise). Each computes exactly what its general handler does for
+ * those forms: Rd and Rn are r0..r12 or LR (no PC, whose reads and writes
+ * are special, and no SP, which ARMv8-M checks), op2 an immediate or a
+ * register that is not PC, with no shift (LSL #0 included, which keeps C
+ * as no shift does).
  */
-static inline uint32_t plain_op2(const struct isa_cpu *c, const struct isa_op *o)
+/*
+ * Each form comes in eighteen variants, its shape fixed when it is decoded:
+ * n operands (2: Rd(=Rn), op2; 3: Rd, Rn, op2), op2 an immediate (k 0), a
+ * register (k 1) or a register shifted by an immediate (k 2), and its flag
+ * setting sm (S_NEVER, S_ALWAYS, S_OUTSIDE_IT), so that a handler tests
+ * none of them. XS_FORMS makes the eighteen of name from name##_t, in the
+ * order of xs_index.
+ */
+#define XS_SETS(c, sm) ((sm) == S_ALWAYS || ((sm) == S_OUTSIDE_IT && !in_it_block(c)))
+
+/* op2 of variant k and the carry after it, as operand2 has them for these forms */
+static inline __attribute__((always_inline)) uint32_t
+xs_op2(const struct isa_cpu *c, const struct isa_insn *in, int n, int k, int *carry)
 {
-	return o->kind == OP_IMM ? (uint32_t)o->imm : c->s.r[o->reg];
+	const struct isa_op *o = &in->op[n - 1];
+
+	if (!k) {
+		*carry = in->imm_carry ? in->imm_carry & 1 : cflag(c);
+		return (uint32_t)o->imm;
+	}
+	*carry = cflag(c);
+	if (k == 1)
+		return c->s.r[o->reg];
+	return shift_c(c->s.r[o->reg], o->shift_type, o->shift, carry);
 }
 
-/* C after op2, as operand2 has it for these forms */
-static inline int plain_carry(const struct isa_cpu *c, const struct isa_insn *in)
+/* (XS_FORMS is a table of names, laid out as one) */
+/* clang-format off */
+#define XS_ONE(name, n, k, sm)                                                                     \
+	static int name##_##n##k##sm(struct isa_cpu *c, const struct isa_insn *in)                 \
+	{                                                                                          \
+		return name##_t(c, in, n, k, sm);                                                  \
+	}
+#define XS_FORMS(name)                                                                             \
+	XS_ONE(name, 2, 0, 0) XS_ONE(name, 2, 0, 1) XS_ONE(name, 2, 0, 2)                          \
+	XS_ONE(name, 2, 1, 0) XS_ONE(name, 2, 1, 1) XS_ONE(name, 2, 1, 2)                          \
+	XS_ONE(name, 2, 2, 0) XS_ONE(name, 2, 2, 1) XS_ONE(name, 2, 2, 2)                          \
+	XS_ONE(name, 3, 0, 0) XS_ONE(name, 3, 0, 1) XS_ONE(name, 3, 0, 2)                          \
+	XS_ONE(name, 3, 1, 0) XS_ONE(name, 3, 1, 1) XS_ONE(name, 3, 1, 2)                          \
+	XS_ONE(name, 3, 2, 0) XS_ONE(name, 3, 2, 1) XS_ONE(name, 3, 2, 2)                          \
+	static const isa_exec_fn name##_fns[18] = {                                                \
+	    name##_200, name##_201, name##_202, name##_210, name##_211, name##_212,                \
+	    name##_220, name##_221, name##_222, name##_300, name##_301, name##_302,                \
+	    name##_310, name##_311, name##_312, name##_320, name##_321, name##_322,                \
+	};
+/* clang-format on */
+#define XS_T(name)                                                                                 \
+	static inline __attribute__((always_inline)) int name##_t(                                 \
+	    struct isa_cpu *c, const struct isa_insn *in, int n, int k, int sm)
+
+/* op2's k for in: an immediate, a register, or one shifted by an immediate. */
+static unsigned xs_kind(const struct isa_op *o)
 {
-	return in->op[in->nops - 1].kind == OP_IMM && in->imm_carry ? in->imm_carry & 1 : cflag(c);
+	if (o->kind == OP_IMM)
+		return 0;
+	if (o->shift_type == ARM_SFT_INVALID || (o->shift_type == ARM_SFT_LSL && !o->shift))
+		return 1;
+	return 2;
 }
 
-static int xs_add(struct isa_cpu *c, const struct isa_insn *in)
+/* The variant of a form for in: its place in name##_fns. */
+static unsigned xs_index(const struct isa_insn *in)
 {
-	uint32_t x = c->s.r[in->op[rn_index(in)].reg], y = plain_op2(c, &in->op[in->nops - 1]);
+	return (unsigned)(in->nops - 2) * 9 + xs_kind(&in->op[in->nops - 1]) * 3 + in->s_mode;
+}
 
-	c->s.r[in->op[0].reg] = setflags(c, in) ? add_with_carry(c, x, y, 0, 1) : x + y;
+XS_T(xs_add)
+{
+	int carry;
+	uint32_t x = c->s.r[in->op[n - 2].reg], y = xs_op2(c, in, n, k, &carry);
+
+	c->s.r[in->op[0].reg] = XS_SETS(c, sm) ? add_with_carry(c, x, y, 0, 1) : x + y;
 	return EX_OK;
 }
+XS_FORMS(xs_add)
 
-static int xs_sub(struct isa_cpu *c, const struct isa_insn *in)
+XS_T(xs_sub)
 {
-	uint32_t x = c->s.r[in->op[rn_index(in)].reg], y = plain_op2(c, &in->op[in->nops - 1]);
+	int carry;
+	uint32_t x = c->s.r[in->op[n - 2].reg], y = xs_op2(c, in, n, k, &carry);
 
-	c->s.r[in->op[0].reg] = setflags(c, in) ? add_with_carry(c, x, ~y, 1, 1) : x - y;
+	c->s.r[in->op[0].reg] = XS_SETS(c, sm) ? add_with_carry(c, x, ~y, 1, 1) : x - y;
 	return EX_OK;
 }
+XS_FORMS(xs_sub)
 
-static int xs_cmp(struct isa_cpu *c, const struct isa_insn *in)
+/* (CMP: two operands, flags always; its other variants are never chosen) */
+XS_T(xs_cmp)
 {
-	add_with_carry(c, c->s.r[in->op[0].reg], ~plain_op2(c, &in->op[1]), 1, 1);
+	int carry;
+
+	(void)sm;
+	add_with_carry(c, c->s.r[in->op[n - 2].reg], ~xs_op2(c, in, n, k, &carry), 1, 1);
 	return EX_OK;
 }
+XS_FORMS(xs_cmp)
 
-static int xs_mov(struct isa_cpu *c, const struct isa_insn *in)
+/* (MOV: two operands; its three-operand variants are never chosen) */
+XS_T(xs_mov)
 {
-	uint32_t r = plain_op2(c, &in->op[1]);
+	int carry;
+	uint32_t r = xs_op2(c, in, n, k, &carry);
 
-	if (setflags(c, in))
-		set_nzc(c, r, plain_carry(c, in));
+	if (XS_SETS(c, sm))
+		set_nzc(c, r, carry);
 	c->s.r[in->op[0].reg] = r;
 	return EX_OK;
 }
+XS_FORMS(xs_mov)
 
-#define XS_LOGIC(name, expr)                                                                   \
-	static int name(struct isa_cpu *c, const struct isa_insn *in)                          \
-	{                                                                                      \
-		uint32_t x = c->s.r[in->op[rn_index(in)].reg];                                 \
-		uint32_t y = plain_op2(c, &in->op[in->nops - 1]), r = (expr);                  \
-                                                                                               \
-		if (setflags(c, in))                                                           \
-			set_nzc(c, r, plain_carry(c, in));                                     \
-		c->s.r[in->op[0].reg] = r;                                                     \
-		return EX_OK;                                                                  \
-	}
+#define XS_LOGIC(name, expr)                                                                       \
+	XS_T(name)                                                                                 \
+	{                                                                                          \
+		int carry;                                                                         \
+		uint32_t x = c->s.r[in->op[n - 2].reg];                                            \
+		uint32_t y = xs_op2(c, in, n, k, &carry), r = (expr);                              \
+                                                                                                   \
+		if (XS_SETS(c, sm))                                                                \
+			set_nzc(c, r, carry);                                                      \
+		c->s.r[in->op[0].reg] = r;                                                         \
+		return EX_OK;                                                                      \
+	}                                                                                          \
+	XS_FORMS(name)
 XS_LOGIC(xs_and, x & y)
 XS_LOGIC(xs_eor, x ^ y)
 XS_LOGIC(xs_orr, x | y)
 XS_LOGIC(xs_bic, x & ~y)
 #undef XS_LOGIC
 
+/*
+ * The shifts as instructions (shift_insn), the same variants: the value
+ * in op[n - 2], the amount op2, an immediate or Rs[7:0] (k 1; isa_specialise
+ * never chooses k 2 for them).
+ */
+#define XS_SHIFT(name, type)                                                                       \
+	XS_T(name)                                                                                 \
+	{                                                                                          \
+		int carry = cflag(c);                                                              \
+		unsigned amt = k ? c->s.r[in->op[n - 1].reg] & 0xff : (unsigned)in->op[n - 1].imm; \
+		uint32_t r =                                                                       \
+		    shift_c(c->s.r[in->op[n - 2].reg],                                             \
+			    k ? type + ARM_SFT_ASR_REG - ARM_SFT_ASR : type, amt, &carry);         \
+                                                                                                   \
+		if (XS_SETS(c, sm))                                                                \
+			set_nzc(c, r, carry);                                                      \
+		c->s.r[in->op[0].reg] = r;                                                         \
+		return EX_OK;                                                                      \
+	}                                                                                          \
+	XS_FORMS(name)
+XS_SHIFT(xs_lsl, ARM_SFT_LSL)
+XS_SHIFT(xs_lsr, ARM_SFT_LSR)
+XS_SHIFT(xs_asr, ARM_SFT_ASR)
+XS_SHIFT(xs_ror, ARM_SFT_ROR)
+#undef XS_SHIFT
+
 static int plain_reg(const struct isa_op *o)
 {
 	return o->kind == OP_REG && o->reg != 13 && o->reg != 15;
 }
 
-static int plain_operand(const struct isa_op *o)
+/*
+ * op2 of a specialised form: an immediate, or a plain register, unshifted,
+ * or (shifted, unless the form is a shift) shifted by an immediate: LSL,
+ * LSR, ASR or ROR, as operand2 does it (not RRX, nor by a register).
+ */
+static int plain_operand(const struct isa_op *o, int shifted)
 {
 	if (o->kind == OP_IMM)
 		return 1;
-	return plain_reg(o) &&
-	       (o->shift_type == ARM_SFT_INVALID || (o->shift_type == ARM_SFT_LSL && !o->shift));
+	if (!plain_reg(o))
+		return 0;
+	switch (o->shift_type) {
+	case ARM_SFT_INVALID: return 1;
+	case ARM_SFT_LSL: return !o->shift || shifted;
+	case ARM_SFT_LSR:
+	case ARM_SFT_ASR:
+	case ARM_SFT_ROR: return shifted;
+	default: return 0;
+	}
 }
 
 void isa_specialise(struct isa_insn *in)
 {
 	static const struct {
 		uint16_t id;
-		isa_exec_fn general, fn;
+		uint8_t shift; /* a shift instruction: op2 is its amount, never shifted */
+		isa_exec_fn general;
+		const isa_exec_fn *fns;
 	} forms[] = {
-	    {ARM_INS_ADD, x_add, xs_add}, {ARM_INS_SUB, x_sub, xs_sub},
-	    {ARM_INS_CMP, x_cmp, xs_cmp}, {ARM_INS_MOV, x_mov, xs_mov},
-	    {ARM_INS_AND, x_and, xs_and}, {ARM_INS_EOR, x_eor, xs_eor},
-	    {ARM_INS_ORR, x_orr, xs_orr}, {ARM_INS_BIC, x_bic, xs_bic},
+	    {ARM_INS_ADD, 0, x_add, xs_add_fns}, {ARM_INS_SUB, 0, x_sub, xs_sub_fns},
+	    {ARM_INS_CMP, 0, x_cmp, xs_cmp_fns}, {ARM_INS_MOV, 0, x_mov, xs_mov_fns},
+	    {ARM_INS_AND, 0, x_and, xs_and_fns}, {ARM_INS_EOR, 0, x_eor, xs_eor_fns},
+	    {ARM_INS_ORR, 0, x_orr, xs_orr_fns}, {ARM_INS_BIC, 0, x_bic, xs_bic_fns},
+	    {ARM_INS_LSL, 1, x_lsl, xs_lsl_fns}, {ARM_INS_LSR, 1, x_lsr, xs_lsr_fns},
+	    {ARM_INS_ASR, 1, x_asr, xs_asr_fns}, {ARM_INS_ROR, 1, x_ror, xs_ror_fns},
 	};
 
 	if (in->nops < 2 || in->nops > 3)
@@ -1595,11 +1721,11 @@ void isa_specialise(struct isa_insn *in)
 		for (int i = 0; i < in->nops - 1; i++)
 			if (!plain_reg(&in->op[i]) || in->op[i].shift_type != ARM_SFT_INVALID)
 				return;
-		if (!plain_operand(&in->op[in->nops - 1]))
+		if (!plain_operand(&in->op[in->nops - 1], !forms[k].shift))
 			return;
 		if ((in->id == ARM_INS_CMP || in->id == ARM_INS_MOV) && in->nops != 2)
 			return;
-		in->fn = forms[k].fn;
+		in->fn = forms[k].fns[xs_index(in)];
 		return;
 	}
 }

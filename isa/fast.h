@@ -2,12 +2,15 @@
  * fast: isa_cpu_step_plain inline, for the two loops that run it at every
  * step (board_step, the replay's run_fast): the same code as the function
  * (isa.h has its contract), without the call, and with what the caller
- * knows of out folded in. It reads the core's insides, so it includes
+ * knows of out folded in; and the commonest answers of isa_cpu_tick,
+ * isa_cpu_sleeping and isa_cpu_next_tick inline for their scheduler
+ * (board/sched.h, sched.c). It reads the core's insides, so it includes
  * isa_priv.h; nothing else outside isa/ may use that.
  */
 #ifndef RAPTOR_ISA_FAST_H
 #define RAPTOR_ISA_FAST_H
 
+#include <stddef.h>
 #include <string.h>
 
 #include "isa/isa.h"
@@ -21,11 +24,19 @@
  */
 static inline const struct isa_insn *fast_insn(const struct isa_cpu *c, uint32_t pc)
 {
+	/* sleeping, event, lockup, tbit_clear: one load, event masked out */
+	static const uint8_t awake_mask[4] = {0xff, 0, 0xff, 0xff};
 	const struct isa_insn *pg, *in;
+	uint32_t flags, mask;
 
-	if (__builtin_expect(c->dec->simple | c->s.lockup | c->s.pend_fault | c->s.sleeping |
-				 c->s.tbit_clear,
-			     0) ||
+	_Static_assert(
+	    offsetof(struct isa_state, event) == offsetof(struct isa_state, sleeping) + 1 &&
+		offsetof(struct isa_state, lockup) == offsetof(struct isa_state, sleeping) + 2 &&
+		offsetof(struct isa_state, tbit_clear) == offsetof(struct isa_state, sleeping) + 3,
+	    "isa_state: sleeping, event, lockup and tbit_clear are four bytes in a row");
+	memcpy(&flags, &c->s.sleeping, sizeof(flags));
+	memcpy(&mask, awake_mask, sizeof(mask));
+	if (__builtin_expect(c->dec->simple | (flags & mask) | c->s.pend_fault, 0) ||
 	    (c->s.scs.sys_pending | (c->s.scs.nvic_pending & c->s.scs.nvic_enable)))
 		return NULL;
 	pg = c->dec->pages[pc >> DC_PAGE_BITS];
@@ -38,17 +49,32 @@ static inline const struct isa_insn *fast_insn(const struct isa_cpu *c, uint32_t
 /* Report a handler marked plain that did not retire (a bug); -1. */
 int isa_plain_failed(const struct isa_cpu *c, const struct isa_insn *in, uint32_t pc);
 
-static inline __attribute__((always_inline)) int
-isa_cpu_step_plain_inline(struct isa_cpu *c, uint32_t *pcp, struct isa_step *out)
+/*
+ * isa_cpu_step's fast path for in, the instruction fast_insn found at the
+ * core's PC (so the core is awake and nothing is pending): what
+ * isa_cpu_step does then, without looking it up again.
+ */
+int isa_cpu_step_decoded(struct isa_cpu *c, const struct isa_insn *in,
+			 struct isa_step *out) MUST_CHECK;
+
+/*
+ * isa_cpu_step_plain, and where it returns 0, *inp gets the instruction
+ * fast_insn found (not plain), for isa_cpu_step_decoded to step, or NULL
+ * when isa_cpu_step must look (the general step, a cache miss).
+ */
+static inline __attribute__((always_inline)) int isa_cpu_step_plain_or(struct isa_cpu *c,
+								       uint32_t *pcp,
+								       struct isa_step *out,
+								       const struct isa_insn **inp)
 {
 	uint32_t pc = c->s.r[15];
 	const struct isa_insn *in = fast_insn(c, pc);
 	unsigned cond;
 	int in_it, pass;
 
+	*inp = in;
 	if (!in || !in->plain)
 		return 0;
-	c->dec->lookups++;
 	c->dec->fast++;
 	c->pc = pc;
 	c->next_pc = pc + in->size;
@@ -57,7 +83,8 @@ isa_cpu_step_plain_inline(struct isa_cpu *c, uint32_t *pcp, struct isa_step *out
 	pass = cond >= 14 || cond_pass(c->s.apsr, cond);
 	if (pass && in->fn(c, in) != EX_OK)
 		return isa_plain_failed(c, in, pc);
-	if (in->fn != isa_exec_it)
+	/* (outside an IT block ITAdvance leaves ITSTATE 0: nothing to do) */
+	if (c->s.it && in->fn != isa_exec_it)
 		it_advance(c);
 	c->s.r[15] = c->next_pc;
 	c->s.icount++;
@@ -73,6 +100,48 @@ isa_cpu_step_plain_inline(struct isa_cpu *c, uint32_t *pcp, struct isa_step *out
 		out->executed = (uint8_t)pass;
 	}
 	return 1;
+}
+
+static inline __attribute__((always_inline)) int
+isa_cpu_step_plain_inline(struct isa_cpu *c, uint32_t *pcp, struct isa_step *out)
+{
+	const struct isa_insn *in;
+
+	return isa_cpu_step_plain_or(c, pcp, out, &in);
+}
+
+/*
+ * isa_cpu_sleeping and isa_cpu_next_tick, their commonest answers inline,
+ * for the scheduler's look at every core when one sleeps: a core asleep
+ * with no exception pending at all stays asleep (neither WFI's wake-up
+ * nor a preemption can come of nothing), and without SysTick's enable and
+ * interrupt bits no tick is due.
+ */
+static inline int isa_cpu_sleeping_inline(const struct isa_cpu *c)
+{
+	if (!c->s.sleeping)
+		return 0;
+	if (!c->s.scs.sys_pending && !(c->s.scs.nvic_pending & c->s.scs.nvic_enable))
+		return 1;
+	return isa_cpu_sleeping(c);
+}
+
+static inline uint64_t isa_cpu_next_tick_inline(const struct isa_cpu *c)
+{
+	if ((c->s.scs.syst_csr & 3u) != 3u) /* SYST_CSR.ENABLE and TICKINT */
+		return UINT64_MAX;
+	return isa_cpu_next_tick(c);
+}
+
+/*
+ * isa_cpu_tick, its test of SysTick's enable bit inlined: the schedulers
+ * tick the core after every step, and SysTick is mostly off.
+ */
+static inline __attribute__((always_inline)) void isa_cpu_tick_inline(struct isa_cpu *c,
+								      uint64_t cycles)
+{
+	if (c->s.scs.syst_csr & 1u) /* SYST_CSR.ENABLE */
+		isa_cpu_tick(c, cycles);
 }
 
 #endif

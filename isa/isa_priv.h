@@ -87,6 +87,10 @@ struct isa_decoder {
 	struct isa_insn **used;
 	size_t nused, aused;
 	struct isa_insn scratch; /* used when the cache is off */
+	/*
+	 * lookups counts isa_decode's alone: every fast step is a lookup too,
+	 * added in isa_decoder_stats, so that the fast path bumps one counter.
+	 */
 	uint64_t lookups, decodes;
 	uint64_t fast; /* steps isa_cpu_step's fast path made */
 };

@@ -137,6 +137,18 @@ static inline size_t page_of(uint32_t addr)
 	}
 }
 
+/* memcpy of n <= 8 bytes, the usual sizes with a constant length (one move, no call). */
+static inline void copy_small(uint8_t *dst, const uint8_t *src, uint32_t n)
+{
+	switch (n) {
+	case 8: memcpy(dst, src, 8); break;
+	case 4: memcpy(dst, src, 4); break;
+	case 2: memcpy(dst, src, 2); break;
+	case 1: *dst = *src; break;
+	default: memcpy(dst, src, n); break;
+	}
+}
+
 /* The known bits of bytes [off, off + n) of a page, n <= 8: a mask at bit off % 8. */
 static inline uint32_t known_mask(uint32_t off, uint32_t n)
 {
@@ -175,7 +187,7 @@ void rpl_mem_write(struct rpl_mem *m, uint32_t addr, const uint8_t *buf, uint32_
 		struct rpl_mem_page *p = own(m, page_of(addr));
 		uint32_t k = off / 8, mask = known_mask(off, n);
 
-		memcpy(p->data + off, buf, n);
+		copy_small(p->data + off, buf, n);
 		p->known[k] |= (uint8_t)mask;
 		if (mask >> 8)
 			p->known[k + 1] |= (uint8_t)(mask >> 8);
@@ -212,7 +224,7 @@ static inline int read_fast(const struct rpl_mem *m, uint32_t addr, uint8_t *buf
 	mask = known_mask(off, n);
 	if (!p || (known_bits(p, off) & mask) != mask)
 		return 0;
-	memcpy(buf, p->data + off, n);
+	copy_small(buf, p->data + off, n);
 	return 1;
 }
 

@@ -186,7 +186,10 @@ static int merge(struct rpl *r, int core, uint32_t addr, const uint8_t *val, uns
 	uint32_t first;
 
 	if (rpl_mem_read(r->mem, addr, have, n, &first) == 0) {
-		if (memcmp(have, val, n))
+		/* (the usual granules' sizes compare as one word, without a call) */
+		if (n == 4   ? memcmp(have, val, 4)
+		    : n == 8 ? memcmp(have, val, 8)
+			     : memcmp(have, val, n))
 			goto differ;
 		return 0;
 	}
@@ -1410,9 +1413,11 @@ static inline void note_tix_access(struct rpl *r, const struct acc *x)
 /*
  * One scheduler step: 0 go on, 1 the end of the recording (no step done
  * then, or the program's exit), -1 error. r->cur, r->last and r->acc tell
- * what the step did (r->last.ev is ISA_EV_SLEEP for a sleep step).
+ * what the step did (r->last.ev is ISA_EV_SLEEP for a sleep step). in, if
+ * not NULL, is the instruction the picked core's fast path found at its PC
+ * (run_fast_with looked already), for isa_cpu_step_decoded.
  */
-static int step_once(struct rpl *r)
+static int step_once(struct rpl *r, const struct isa_insn *in)
 {
 	struct isa_step *st = &r->last;
 	struct isa_cpu *cpu;
@@ -1449,7 +1454,7 @@ static int step_once(struct rpl *r)
 	 * ISA_EV_SLEEP without changing anything, so the fast engine asks the
 	 * step instead of asking first.
 	 */
-	if (isa_cpu_step(cpu, st))
+	if (in ? isa_cpu_step_decoded(cpu, in, st) : isa_cpu_step(cpu, st))
 		return r->failed = 1, -1;
 	if (st->ev == ISA_EV_SLEEP)
 		return sleep_step(r, i);
@@ -1521,7 +1526,7 @@ static int step_once(struct rpl *r)
 int rpl_step_one(struct rpl *r)
 {
 	uint64_t before = r->d.steps;
-	int k = step_once(r);
+	int k = step_once(r, NULL);
 
 	if (k < 0)
 		r->good_steps = before;
@@ -1541,6 +1546,7 @@ static inline __attribute__((always_inline)) int run_fast_with(struct rpl *r, ui
 {
 	struct board_sched *sc = &r->sched;
 	struct rpl_summary *osum = NULL; /* the open summary, looked up once a stretch */
+	const struct isa_insn *in;
 	uint64_t end = UINT64_MAX, lim, before;
 	uint32_t pc = 0;
 	int i, k, plain = 0, p, have_end;
@@ -1566,8 +1572,9 @@ static inline __attribute__((always_inline)) int run_fast_with(struct rpl *r, ui
 		i = board_sched_pick(sc);
 		/* (past the end, and at a core's end, step_once reports what is wrong) */
 		p = 0;
+		in = NULL;
 		if (r->d.position < lim && (!have_end || r->d.insns[i] < r->d.budget[i]))
-			p = isa_cpu_step_plain_inline(r->cpu[i], &pc, st);
+			p = isa_cpu_step_plain_or(r->cpu[i], &pc, st, &in);
 		if (p < 0) {
 			r->failed = 1;
 			r->good_steps = r->d.steps;
@@ -1576,7 +1583,7 @@ static inline __attribute__((always_inline)) int run_fast_with(struct rpl *r, ui
 		if (!p) {
 			plain = 0;
 			before = r->d.steps;
-			k = step_once(r);
+			k = step_once(r, in);
 			if (k < 0)
 				r->good_steps = before;
 			if (k)
@@ -1609,11 +1616,12 @@ static inline __attribute__((always_inline)) int run_fast_with(struct rpl *r, ui
 		r->d.icnt[i]++;
 		r->d.sl[i]++;
 		plain = 1;
-		if (r->truth && verify_step(r, i, st, sc->cycles[i])) {
+		/* (st NULL: neither, as run_fast chose, and nothing in the run sets them) */
+		if (st && r->truth && verify_step(r, i, st, sc->cycles[i])) {
 			r->good_steps = r->d.steps - 1;
 			return -1;
 		}
-		if (r->obs)
+		if (st && r->obs)
 			notify(r, i, st, sc->cycles[i]);
 		if (r->d.position >= r->next_ckpt) {
 			rpl_ckpt_take(r);

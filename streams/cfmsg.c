@@ -263,26 +263,24 @@ void st_cf_decoder_init(struct st_cf_decoder *d, const struct st_cf_format *fmt,
  * *m) until the whole head has been read and checked, so a failure leaves
  * the decoder as it was, at the message start.
  */
+static int get_head_rest(struct st_cf_decoder *d, struct st_cf_msg *m);
+
 int st_cf_get_head(struct st_cf_decoder *d, struct st_cf_msg *m)
 {
 	const struct st_cf_format *f = &d->fmt;
 	struct st_reader *r = &d->r;
-	unsigned tib = ti_bits(f->ncores);
-	uint64_t start = r->pos, ti, count, icnt = 0, exc = 0, x = 0, cycle, pcc;
-	uint64_t at_cnt, at_icnt;
-	const char *field;
-	enum rd_err e;
+	uint64_t start = r->pos, cycle;
 
-	if (start == r->nbits)
-		return 1;
 	if (!f->adapt && r->nbits - start >= 64) {
 		/*
 		 * The usual head, a branch message's, read from one 64-bit window:
 		 * fixed chunks, every field inside the window's 57 or more bits.
 		 * What else comes (adaptive chunks, an exception or end message,
-		 * a field past the window, anything wrong) takes the general way.
+		 * a field past the window, anything wrong, the end) takes the
+		 * general way, get_head_rest.
 		 */
 		struct win_head h;
+		unsigned tib = ti_bits(f->ncores);
 
 		if (win_head(r, f->timed, f->cc, tib, f->ncores, f->cnt, d->pcc, &h) && h.count) {
 			cycle = f->timed ? d->pcc[h.ti] + h.dcc : 0;
@@ -297,6 +295,22 @@ int st_cf_get_head(struct st_cf_decoder *d, struct st_cf_msg *m)
 			return 0;
 		}
 	}
+	return get_head_rest(d, m);
+}
+
+/* st_cf_get_head's general way (its own function, so the usual head stays lean). */
+static __attribute__((noinline)) int get_head_rest(struct st_cf_decoder *d, struct st_cf_msg *m)
+{
+	const struct st_cf_format *f = &d->fmt;
+	struct st_reader *r = &d->r;
+	unsigned tib = ti_bits(f->ncores);
+	uint64_t start = r->pos, ti, count, icnt = 0, exc = 0, x = 0, cycle, pcc;
+	uint64_t at_cnt, at_icnt;
+	const char *field;
+	enum rd_err e;
+
+	if (start == r->nbits)
+		return 1;
 	if (get_cc_ti(r, f->timed, ad_sizes(f->adapt, f->cc, &d->ad.cc), "diffCC", f->ncores,
 		      d->pcc, &ti, &cycle))
 		return -1;

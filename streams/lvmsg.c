@@ -209,25 +209,24 @@ void st_lv_decoder_init(struct st_lv_decoder *d, const struct st_lv_format *fmt,
 	d->r.name = name ? name : "lv stream";
 }
 
+static int get_head_rest(struct st_lv_decoder *d, struct st_lv_msg *m);
+
 /* The head, everything before value; commits nothing unless all of it reads. */
 int st_lv_get_head(struct st_lv_decoder *d, struct st_lv_msg *m)
 {
 	const struct st_lv_format *f = &d->fmt;
 	struct st_reader *r = &d->r;
-	unsigned tib = ti_bits(f->ncores);
-	uint64_t start = r->pos, ti, count = 0, cycle, at_cnt;
-	enum rd_err e;
+	uint64_t start = r->pos, cycle;
 
-	if (start == r->nbits)
-		return 1;
 	if (!f->adapt && f->enc != ST_LV_NXLV && r->nbits - start >= 64) {
 		/*
 		 * The usual head, read from one 64-bit window: fixed chunks, every
 		 * field inside the window's 57 or more bits. What else comes
-		 * (adaptive chunks, a field past the window, anything wrong)
-		 * takes the general way below.
+		 * (adaptive chunks, a field past the window, anything wrong, the
+		 * end) takes the general way, get_head_rest.
 		 */
 		struct win_head h;
+		unsigned tib = ti_bits(f->ncores);
 
 		if (win_head(r, f->timed, f->cc, tib, f->ncores, f->cnt, d->pcc, &h)) {
 			cycle = f->timed ? d->pcc[h.ti] + h.dcc : 0;
@@ -243,6 +242,20 @@ int st_lv_get_head(struct st_lv_decoder *d, struct st_lv_msg *m)
 			return 0;
 		}
 	}
+	return get_head_rest(d, m);
+}
+
+/* st_lv_get_head's general way (its own function, so the usual head stays lean). */
+static __attribute__((noinline)) int get_head_rest(struct st_lv_decoder *d, struct st_lv_msg *m)
+{
+	const struct st_lv_format *f = &d->fmt;
+	struct st_reader *r = &d->r;
+	unsigned tib = ti_bits(f->ncores);
+	uint64_t start = r->pos, ti, count = 0, cycle, at_cnt;
+	enum rd_err e;
+
+	if (start == r->nbits)
+		return 1;
 	if (get_cc_ti(r, f->timed, ad_sizes(f->adapt, f->cc, &d->ad.cc), "dCC", f->ncores, d->pcc,
 		      &ti, &cycle))
 		return -1;
@@ -269,12 +282,9 @@ int st_lv_get_head(struct st_lv_decoder *d, struct st_lv_msg *m)
 	return 0;
 }
 
-/*
- * The value part: n bytes in address order. The head is consumed and
- * counted already, so a failure leaves the reader where the value starts
- * (the decoder's state) and the error names that offset.
- */
-int st_lv_get_value(struct st_lv_decoder *d, uint8_t *value, unsigned n)
+/* st_lv_get_value's every other case: its own function, so the usual one stays lean. */
+static __attribute__((noinline)) int get_value_rest(struct st_lv_decoder *d, uint8_t *value,
+						    unsigned n)
 {
 	struct st_reader *r = &d->r;
 	uint64_t start = r->pos, x = 0;
@@ -292,12 +302,6 @@ int st_lv_get_value(struct st_lv_decoder *d, uint8_t *value, unsigned n)
 	if (start % 8 == 0) {
 		memcpy(value, r->buf + start / 8, n);
 		r->pos += 8 * (uint64_t)n;
-	} else if (n <= 7 && r->nbits - start >= 64) {
-		/* a word or less: one 64-bit window (its 8 bytes are the reader's) */
-		x = load64(r->buf + start / 8) >> (start % 8);
-		for (; i < n; i++)
-			value[i] = (uint8_t)(x >> (8 * i));
-		r->pos += 8 * (uint64_t)n;
 	} else {
 		/* 7 bytes per load: take() holds at most 57 bits */
 		for (; i + 7 <= n; i += 7) {
@@ -310,6 +314,33 @@ int st_lv_get_value(struct st_lv_decoder *d, uint8_t *value, unsigned n)
 			value[i] = (uint8_t)x;
 		}
 	}
+	d->fields.value += 8 * (uint64_t)n;
+	return 0;
+}
+
+/*
+ * The value part: n bytes in address order. The head is consumed and
+ * counted already, so a failure leaves the reader where the value starts
+ * (the decoder's state) and the error names that offset. The usual value,
+ * a word or less with 64 bits of stream left, comes from one 64-bit window
+ * (its 8 bytes are the reader's); get_value_rest has the others.
+ */
+int st_lv_get_value(struct st_lv_decoder *d, uint8_t *value, unsigned n)
+{
+	struct st_reader *r = &d->r;
+	uint64_t start = r->pos, x;
+
+	if (n - 1 >= 7 || r->nbits - start < 64)
+		return get_value_rest(d, value, n);
+	x = load64(r->buf + start / 8) >> (start % 8);
+	if (n == 4) { /* (the usual granule: a constant count, one store) */
+		for (unsigned i = 0; i < 4; i++)
+			value[i] = (uint8_t)(x >> (8 * i));
+	} else {
+		for (unsigned i = 0; i < n; i++)
+			value[i] = (uint8_t)(x >> (8 * i));
+	}
+	r->pos += 8 * (uint64_t)n;
 	d->fields.value += 8 * (uint64_t)n;
 	return 0;
 }

@@ -37,11 +37,8 @@ static inline uint64_t low(uint64_t v, unsigned n)
 /* Bits of the Ti field: ceil(log2 ncores), 0 for one core (both streams agree). */
 static inline unsigned ti_bits(int ncores)
 {
-	unsigned b = 0;
-
-	while (b < 31 && (1 << b) < ncores)
-		b++;
-	return b;
+	/* the b with 2^(b-1) < ncores <= 2^b: the bits of ncores - 1 */
+	return ncores <= 1 ? 0 : 32 - (unsigned)__builtin_clz((unsigned)ncores - 1);
 }
 
 /* ---- bit assembly -------------------------------------------------------- */
