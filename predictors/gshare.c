@@ -106,7 +106,8 @@ void gshare_update(struct gshare *g, uint32_t pc, int taken)
 	g->bhr = ((g->bhr << 1) | !!taken) & (g->entries - 1);
 }
 
-int gshare_step(struct gshare *g, uint32_t pc, int taken)
+/* gshare_step with taken 0 or 1, or -1: the prediction (gshare_follow) */
+static inline int step(struct gshare *g, uint32_t pc, int taken)
 {
 	uint8_t *c;
 	int p;
@@ -115,23 +116,21 @@ int gshare_step(struct gshare *g, uint32_t pc, int taken)
 		return 0;
 	c = &g->ctr[gshare_index(g, pc)];
 	p = *c >= 2;
+	if (taken < 0)
+		taken = p;
 	*c = (uint8_t)gshare_counter_next(*c, taken);
-	g->bhr = ((g->bhr << 1) | !!taken) & (g->entries - 1);
+	g->bhr = ((g->bhr << 1) | (unsigned)taken) & (g->entries - 1);
 	return p;
+}
+
+int gshare_step(struct gshare *g, uint32_t pc, int taken)
+{
+	return step(g, pc, !!taken);
 }
 
 int gshare_follow(struct gshare *g, uint32_t pc)
 {
-	uint8_t *c;
-	int p;
-
-	if (!g->entries)
-		return 0;
-	c = &g->ctr[gshare_index(g, pc)];
-	p = *c >= 2;
-	*c = (uint8_t)gshare_counter_next(*c, p);
-	g->bhr = ((g->bhr << 1) | (unsigned)p) & (g->entries - 1);
-	return p;
+	return step(g, pc, -1);
 }
 
 size_t gshare_state_size(const struct gshare *g)

@@ -1093,6 +1093,39 @@ static void plain_step(struct cfw_step *st, int c, uint32_t pc, uint32_t next_pc
 	st->cycle = cycle;
 }
 
+/* Step st, done by walk(), into run: its summary, log and last step, its counts. */
+static void run_note(struct cfw_run *run, const struct cfw_step *st)
+{
+	if (run->sum)
+		rpl_sum_pc(run->sum, st->pc);
+	if (run->log)
+		run->log[run->steps] = *st;
+	run->last = *st;
+	run->steps++;
+	run->insns += !st->exception;
+}
+
+/*
+ * A TR branch d at pc (cond: inside an IT block, or B<cc>/CBZ/CBNZ) taken
+ * as the predictors say, trained so (bp_follow): 1 with *counted, *taken
+ * and *target (where the core goes next); 0, nothing changed, when stop
+ * (its message lands on it if it counts) or when no target is predicted
+ * for it taken (walk() reports that).
+ */
+static inline int follow(struct bp *bp, const struct dinfo *d, uint32_t pc, int cond, int stop,
+			 int *counted, int *taken, uint32_t *target)
+{
+	struct bp_branch br = { pc, pc + d->size, d->cf, cond };
+
+	if (bp_follow(bp, &br, stop, counted, taken, target))
+		return 0;
+	if (!*taken)
+		*target = br.fallthrough;
+	else if (!is_indirect(d->cf))
+		*target = d->target;
+	return 1;
+}
+
 /*
  * For the replay's walker w (its waits as they stay through a lane) and
  * its next message m: the lower bounds lb at which its estimate is below
@@ -1217,18 +1250,13 @@ static int lane(struct cfw *x, int pre, int core, const struct msg *m, uint64_t 
 				    cnt + 1 > MAX_RUN)
 					break;
 				{
-					struct bp_branch br = { pc, pc + d->size, d->cf,
-								d->cf == ISA_CF_COND_DIRECT };
 					int taken, counted;
 					uint32_t target;
 
-					if (bp_follow(bp, &br, m->count && bcnt + 1 == m->count, &counted,
-						      &taken, &target))
+					if (!follow(bp, d, pc, d->cf == ISA_CF_COND_DIRECT,
+						    m->count && bcnt + 1 == m->count, &counted, &taken,
+						    &target))
 						break;
-					if (!taken)
-						target = br.fallthrough;
-					else if (!is_indirect(d->cf))
-						target = d->target;
 					bcnt += (unsigned)counted;
 					cnt++;
 					n++;
@@ -1328,13 +1356,9 @@ static int lane(struct cfw *x, int pre, int core, const struct msg *m, uint64_t 
 				w->cnt++;
 				w->insns++;
 			} else if (!x->nx) {
-				if (bp_follow(bp, &br, m->count && w->bcnt + 1 == m->count, &counted,
-					      &taken, &target))
+				if (!follow(bp, d, pc, br.conditional, m->count && w->bcnt + 1 == m->count,
+					    &counted, &taken, &target))
 					break; /* m lands here, or walk() reports the missing target */
-				if (!taken)
-					target = br.fallthrough;
-				else if (!is_indirect(d->cf))
-					target = d->target;
 				w->bcnt += (unsigned)counted;
 				w->cnt++;
 				w->insns++;
@@ -1751,19 +1775,13 @@ static int one_step(struct cfw *x, int c, const struct msg *m, uint64_t thr,
 		w->steps++;
 		w->lb++;
 	} else {
-		struct bp_branch br = { pc, pc + d->size, d->cf, d->cf == ISA_CF_COND_DIRECT };
 		int taken, counted;
 		uint32_t target;
 
-		if (d->state != 1 || d->wait || d->it || d->cf == ISA_CF_NONE)
+		if (d->state != 1 || d->wait || d->it || d->cf == ISA_CF_NONE ||
+		    !follow(x->rbp[c], d, pc, d->cf == ISA_CF_COND_DIRECT,
+			    m->count && w->bcnt + 1 == m->count, &counted, &taken, &target))
 			return 0;
-		if (bp_follow(x->rbp[c], &br, m->count && w->bcnt + 1 == m->count, &counted, &taken,
-			      &target))
-			return 0;
-		if (!taken)
-			target = br.fallthrough;
-		else if (!is_indirect(d->cf))
-			target = d->target;
 		w->bcnt += (unsigned)counted;
 		w->cnt++;
 		w->insns++;
@@ -1889,13 +1907,7 @@ static int frontier_run(struct cfw *x, struct cfw_run *run)
 			st.cycle = p->lb;
 			notes[run->steps] = (struct note){ p->pin, p->waits, k };
 		}
-		if (run->sum)
-			rpl_sum_pc(run->sum, st.pc);
-		if (run->log)
-			run->log[run->steps] = st;
-		run->last = st;
-		run->steps++;
-		run->insns += !st.exception;
+		run_note(run, &st);
 	}
 	if (adopt(x))
 		s = -1;
@@ -1993,13 +2005,7 @@ int cfw_run(struct cfw *x, struct cfw_run *run)
 				return -1;
 			}
 			stale = x->defer && x->rw[c].lb; /* lb 0: it consumed a message */
-			if (run->sum)
-				rpl_sum_pc(run->sum, st.pc);
-			if (run->log)
-				run->log[run->steps] = st;
-			run->last = st;
-			run->steps++;
-			run->insns += !st.exception;
+			run_note(run, &st);
 		}
 		if (x->simple || run->steps >= run->max_steps || run->insns >= run->max_insns)
 			return run_cycle(x, run, stale);
