@@ -37,9 +37,14 @@
  * replay's bulk callers (rpl_run, rpl_seek, rpl_index) runs of steps up to
  * their limits (a checkpoint's position, a target), with the same results
  * as one cfw_step at a time; RAPTOR_CFW_SIMPLE keeps the instruction-at-a-
- * time walk, so that the tests compare both (t0320). What remains per
- * branch is the predictors' work, done twice: by the read-ahead and by the
- * replay (whose copies the checkpoints hold).
+ * time walk, so that the tests compare both (t0320). The predictors'
+ * work is done twice, by the read-ahead and by the replay (whose copies
+ * the checkpoints hold), but on one core going forward: where the replay
+ * is at the read-ahead's place, the read-ahead's walker walks for both and
+ * the replay takes its state at the end of the run. With several cores
+ * the replay's order comes from a tournament over the cores' estimates,
+ * and a core that is the one to step for one step only takes it without a
+ * lane.
  *
  * The stream is not self-describing, and its messages are in the trace
  * port's global order, so it is decoded by a second, read-ahead copy of
@@ -203,7 +208,9 @@ struct cfw_run {
 
 /*
  * Steps until a limit of run: 0 (at least one step done); 1 at the end
- * of the recording (nothing done); -1 on an error as cfw_step's.
+ * of the recording (nothing done); -1 on an error as cfw_step's (on one
+ * core, where the replay walks as the stream is decoded, the run goes on
+ * up to the step a desync is found at).
  * RAPTOR_CFW_SIMPLE set (not empty) in the environment at cfw_new makes
  * every run (and the read-ahead) one instruction at a time, the plain
  * walk (a white-box switch, so that tests compare both);
