@@ -242,8 +242,9 @@ static int walk_error(struct cfw *x, int pre, int core, uint64_t bit, const char
 	if (!pre)
 		return error("%s: core %d, instruction %llu (position %llu), %s %llu: %s", x->path,
 			     core, U(w->insns), U(position(x)), x->unit, U(bit), msg);
-	snprintf(x->perr, sizeof(x->perr), "%s: core %d, instruction %llu (read ahead of the "
-		 "replay at position %llu), %s %llu: %s", x->path, core, U(w->insns),
+	snprintf(x->perr, sizeof(x->perr), "%s: core %d, instruction %llu (%s at position %llu), "
+		 "%s %llu: %s", x->path, core, U(w->insns),
+		 x->ahead ? "the replay walking there too," : "read ahead of the replay",
 		 U(position(x)), x->unit, U(bit), msg);
 	x->pfailed = 1;
 	return error("%s", x->perr);
@@ -1435,8 +1436,9 @@ static void file_msg(struct cfw *x, const struct st_cf_msg *h, uint64_t bit)
 
 static int head_error(struct cfw *x, uint64_t bit, const char *what)
 {
-	snprintf(x->perr, sizeof(x->perr), "%s: %s %llu: %s (the stream is read ahead of the "
-		 "replay at position %llu)", x->path, x->unit, U(bit), what, U(position(x)));
+	snprintf(x->perr, sizeof(x->perr), "%s: %s %llu: %s (the stream is read %s at position "
+		 "%llu)", x->path, x->unit, U(bit), what,
+		 x->ahead ? "where the replay is," : "ahead of the replay", U(position(x)));
 	x->pfailed = 1;
 	return error("%s", x->perr);
 }

@@ -427,4 +427,28 @@ test_expect_success 'bit flips in cf.bin: a clear error or a verified replay, ne
 	sed "s/^/# /" mutants
 '
 
+test_expect_success 'one core: a desync is found where the replay walks, the replay stopped at it; several cores: read ahead' '
+	"$RAPTOR" record "$GUEST/fpmath-m3-O0.elf" --cores 1 --lv-enc none -o one -q >/dev/null &&
+	bits=$(sed -n "/^\[cf\]/,/^\[/ s/^bits = //p" one/manifest.ini) &&
+	n=0 &&
+	for k in $(seq 1 2 63); do
+		b=$((k * bits / 64)) &&
+		rm -rf m && cp -r one m && flipbit m/cf.bin $b &&
+		{ timeout 60 "$RAPTOR" replay m 2>err; rc=$?; } &&
+		test $rc -le 1 &&
+		at=$(sed -n "s/.*m\/cf.bin: core 0, instruction \([0-9]*\) (the replay walking there too, at position \([0-9]*\)), bit.*/\1 \2/p" err) &&
+		if test -n "$at"; then
+			set -- $at &&
+			test "$1" = "$2" &&
+			grep -q "^raptor replay: m: $1 instructions replayed before the error" err &&
+			n=$((n + 1))
+		else
+			! grep -q "read ahead of the replay" err
+		fi || { cat err; return 1; }
+	done &&
+	echo "# $n desyncs found by the walk, each where the replay stopped" &&
+	test $n -ge 3 &&
+	grep -q "core [0-9], instruction [0-9]* (read ahead of the replay at position [0-9]*)" mutants
+'
+
 test_done
