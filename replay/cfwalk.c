@@ -504,12 +504,13 @@ static inline struct dinfo *block(struct cfw *x, uint32_t pc)
 /* The bytes of the first k instructions of d's run (k <= d->run). */
 static uint32_t run_bytes(const struct dinfo *d, uint64_t k)
 {
-	uint64_t wide = d->wide & ((1ull << k) - 1);
 	uint32_t b = 2 * (uint32_t)k;
+	uint64_t wide;
 
 	if (k == d->run)
 		return d->bytes;
-	for (; wide; wide &= wide - 1) /* a run cut short: few of them are 32-bit */
+	/* a run cut short (k < run <= 64): few of its instructions are 32-bit */
+	for (wide = d->wide & ((1ull << k) - 1); wide; wide &= wide - 1)
 		b += 2;
 	return b;
 }
