@@ -1565,6 +1565,17 @@ xs_op2(const struct isa_cpu *c, const struct isa_insn *in, int n, int k, int *ca
 	static inline __attribute__((always_inline)) int name##_t(                                 \
 	    struct isa_cpu *c, const struct isa_insn *in, int n, int k, int sm)
 
+/* The end of MOV, the logical ops and the shifts: r to Rd, and N, Z, C if the form sets flags. */
+static inline __attribute__((always_inline)) int xs_result(struct isa_cpu *c,
+							   const struct isa_insn *in, int sm,
+							   uint32_t r, int carry)
+{
+	if (XS_SETS(c, sm))
+		set_nzc(c, r, carry);
+	c->s.r[in->op[0].reg] = r;
+	return EX_OK;
+}
+
 /* op2's k for in: an immediate, a register, or one shifted by an immediate. */
 static unsigned xs_kind(const struct isa_op *o)
 {
@@ -1618,10 +1629,7 @@ XS_T(xs_mov)
 	int carry;
 	uint32_t r = xs_op2(c, in, n, k, &carry);
 
-	if (XS_SETS(c, sm))
-		set_nzc(c, r, carry);
-	c->s.r[in->op[0].reg] = r;
-	return EX_OK;
+	return xs_result(c, in, sm, r, carry);
 }
 XS_FORMS(xs_mov)
 
@@ -1632,10 +1640,7 @@ XS_FORMS(xs_mov)
 		uint32_t x = c->s.r[in->op[n - 2].reg];                                            \
 		uint32_t y = xs_op2(c, in, n, k, &carry), r = (expr);                              \
                                                                                                    \
-		if (XS_SETS(c, sm))                                                                \
-			set_nzc(c, r, carry);                                                      \
-		c->s.r[in->op[0].reg] = r;                                                         \
-		return EX_OK;                                                                      \
+		return xs_result(c, in, sm, r, carry);                                             \
 	}                                                                                          \
 	XS_FORMS(name)
 XS_LOGIC(xs_and, x & y)
@@ -1658,10 +1663,7 @@ XS_LOGIC(xs_bic, x & ~y)
 		    shift_c(c->s.r[in->op[n - 2].reg],                                             \
 			    k ? type + ARM_SFT_ASR_REG - ARM_SFT_ASR : type, amt, &carry);         \
                                                                                                    \
-		if (XS_SETS(c, sm))                                                                \
-			set_nzc(c, r, carry);                                                      \
-		c->s.r[in->op[0].reg] = r;                                                         \
-		return EX_OK;                                                                      \
+		return xs_result(c, in, sm, r, carry);                                             \
 	}                                                                                          \
 	XS_FORMS(name)
 XS_SHIFT(xs_lsl, ARM_SFT_LSL)
