@@ -490,10 +490,8 @@ static inline __attribute__((always_inline)) int step(struct board *b, int *stat
 			b->plain[i]++;
 		goto counted;
 	}
-	if (obs == 2) {
-		flush_plain(b, i);
-		in = NULL; /* (the observer had its say: look again) */
-	}
+	if (obs == 2)
+		flush_plain(b, i); /* (on_plain changes nothing here: in stays good) */
 	/* an instruction fast_insn found is a core awake: no need to ask */
 	if (!in && isa_cpu_sleeping(cpu))
 		return board_sched_sleep(&b->sched, i, b->insns);

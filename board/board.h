@@ -109,7 +109,8 @@ struct board_observer {
 	 * (n >= 1): before any other callback of that core, at
 	 * board_observe_flush, and when the observer is replaced or detached.
 	 * Between two of a core's reports its plain steps' order against the
-	 * other cores' steps is not told.
+	 * other cores' steps is not told. on_plain only counts: it must not
+	 * change the board (the step under way goes on with what it found).
 	 */
 	void (*on_plain)(void *ctx, int core, uint64_t n);
 };

@@ -9,6 +9,9 @@ struct rec_profile {
 	size_t used;	 /* windows that may hold bits: 0 .. used-1 */
 	size_t alloc;	 /* windows allocated */
 	uint64_t *bits;	 /* [window][core][stream] */
+	/* the window of the last cycle asked for: cycles first .. first + span - 1 (span 0: none) */
+	uint64_t first, span;
+	size_t last;
 	uint64_t hist[REC_PF_NFIELDS][REC_PROF_LENGTHS];
 };
 
@@ -67,6 +70,7 @@ static void merge(struct rec_profile *p)
 	memset(p->bits + row(p, n, 0), 0, (p->used - n) * per * sizeof(*p->bits));
 	p->used = n;
 	p->window *= f;
+	p->span = 0;
 }
 
 static size_t window_of(const struct rec_profile *p, uint64_t cycle)
@@ -76,8 +80,14 @@ static size_t window_of(const struct rec_profile *p, uint64_t cycle)
 
 void rec_prof_bits(struct rec_profile *p, int core, int stream, uint64_t cycle, uint64_t bits)
 {
-	size_t w = window_of(p, cycle);
+	size_t w;
 
+	/* (the cores' cycles move slowly: mostly the window of the last call, no division) */
+	if (cycle - p->first < p->span) {
+		p->bits[row(p, p->last, core) + stream] += bits;
+		return;
+	}
+	w = window_of(p, cycle);
 	if (__builtin_expect(w >= p->used, 0)) {
 		while ((w = window_of(p, cycle)) >= REC_PROF_MAX_WINDOWS)
 			merge(p);
@@ -96,6 +106,11 @@ void rec_prof_bits(struct rec_profile *p, int core, int stream, uint64_t cycle, 
 		}
 		if (w >= p->used)
 			p->used = w + 1;
+	}
+	if (cycle) {
+		p->last = w;
+		p->first = (uint64_t)w * p->window + 1;
+		p->span = p->window;
 	}
 	p->bits[row(p, w, core) + stream] += bits;
 }

@@ -182,10 +182,15 @@ void st_lv_put(struct st_lv_encoder *e, const struct st_lv_msg *m, const uint8_t
 	for (; i + 8 <= n; i += 8)
 		pk_bits(&p, load64(value + i), 64);
 	if (i < n) {
+		const uint8_t *b = value + i;
 		uint64_t v = 0;
 
-		for (unsigned k = n - i; k-- > 0;)
-			v = v << 8 | value[i + k];
+		if (n - i == 4) /* (the usual granule: one load) */
+			v = (uint64_t)b[0] | (uint64_t)b[1] << 8 | (uint64_t)b[2] << 16 |
+			    (uint64_t)b[3] << 24;
+		else
+			for (unsigned k = n - i; k-- > 0;)
+				v = v << 8 | b[k];
 		pk_bits(&p, v, 8 * (n - i));
 	}
 	fl->value += 8 * (uint64_t)n;
