@@ -382,6 +382,12 @@ static int bread_inflate(FILE *f, struct zpack *zp, uint8_t **z, size_t *cap, vo
 	return 0;
 }
 
+/* The time index's bytes as they unpack (rpl_tix_deserialize_from; ctx: the zpack). */
+static long tix_source(void *ctx, uint8_t *buf, size_t cap)
+{
+	return zpack_unstream_read(ctx, buf, cap);
+}
+
 /* The initial image (write_initial_image); NULL with *what set if it is damaged. */
 static struct rpl_mem *read_initial_image(FILE *f, struct zpack *zp, uint8_t *page, size_t pbytes,
 					  uint8_t **z, size_t *zcap, const char **what)
@@ -420,7 +426,7 @@ int rpl_idx_load(struct rpl_idx *x, struct rpl *r)
 	struct rpl_mem_page **table = NULL, **cur = NULL;
 	uint64_t *next = NULL, *head = NULL, nid = 0, prev_steps = 0;
 	struct rpl_summary *sum = xmalloc(sizeof(*sum));
-	uint8_t *page = xmalloc(pbytes), *z = NULL, *tbuf = NULL;
+	uint8_t *page = xmalloc(pbytes), *z = NULL;
 	struct rpl_tindex *tix = NULL;
 	struct rpl_mem *init = NULL;
 	uint64_t tlen;
@@ -515,10 +521,13 @@ int rpl_idx_load(struct rpl_idx *x, struct rpl *r)
 		goto bad;
 	}
 	if (tlen) {
-		tbuf = xmalloc(tlen);
-		if (bread_inflate(f, zp, &z, &zcap, tbuf, tlen))
+		/* unpacked as it is read: the expanded lists are never whole in memory */
+		uint32_t blen = bread_blob(f, &z, &zcap, zpack_bound(tlen));
+
+		if (!blen)
 			goto bad;
-		if (!(tix = rpl_tix_deserialize(tbuf, tlen, x->interval, &what)))
+		zpack_unstream_begin(zp, z, blen);
+		if (!(tix = rpl_tix_deserialize_from(tlen, tix_source, zp, x->interval, &what)))
 			goto bad_tix;
 	}
 	if (!(init = read_initial_image(f, zp, page, pbytes, &z, &zcap, &what)))
@@ -560,7 +569,6 @@ out:
 	free(z);
 	zpack_free(zp);
 	free(sum);
-	free(tbuf);
 	rpl_tix_free(tix);
 	rpl_mem_free(init);
 	return ret;
@@ -661,6 +669,22 @@ static void bwrite_deflate(struct bout *w, const void *buf, size_t n)
 		return;
 	}
 	bwrite_blob(w, w->z, m);
+}
+
+/* The time index's bytes as they are made, into one packed blob (rpl_tix_serialize_to). */
+struct tix_pack {
+	struct bout *w;
+	uint8_t *z;
+	size_t cap, len;
+	int err;
+};
+
+static void tix_piece(void *ctx, const uint8_t *p, size_t n)
+{
+	struct tix_pack *tp = ctx;
+
+	if (!tp->err && zpack_stream_feed(tp->w->zp, p, n, 0, &tp->z, &tp->cap, &tp->len))
+		tp->err = 1;
 }
 
 /*
@@ -841,12 +865,18 @@ int rpl_idx_write(struct rpl_idx *x, struct rpl *r)
 			w->err = 1;
 	/* the time index: its length inflated (0: none), then a blob */
 	if (!w->err && rpl_time_index(r)) {
-		uint8_t *tix;
-		size_t len = rpl_tix_serialize(rpl_time_index(r), &tix);
+		const struct rpl_tindex *t = rpl_time_index(r);
+		uint64_t len = rpl_tix_serialized_size(t);
+		struct tix_pack tp = { w, NULL, 0, 0, 0 };
 
+		/* packed as it is made: the expanded lists are never whole in memory */
 		bwrite64(w, len);
-		bwrite_deflate(w, tix, len);
-		free(tix);
+		if (zpack_stream_begin(w->zp, len) || rpl_tix_serialize_to(t, tix_piece, &tp) != len ||
+		    tp.err || zpack_stream_feed(w->zp, NULL, 0, 1, &tp.z, &tp.cap, &tp.len))
+			w->err = 1;
+		else
+			bwrite_blob(w, tp.z, tp.len);
+		free(tp.z);
 	} else {
 		bwrite64(w, 0);
 	}

@@ -480,18 +480,35 @@ uint64_t rpl_tix_bytes(const struct rpl_tindex *t)
 
 /* ---- serialization --------------------------------------------------------- */
 
+/*
+ * Where the serialized bytes go: a buffer of BUF_PIECE bytes handed to
+ * sink whenever it fills (the index file packs them as they come, so the
+ * expanded index is never whole in memory), or, without a sink, one
+ * growing buffer.
+ */
+#define BUF_PIECE (64 * 1024)
+
 struct buf {
 	uint8_t *p;
 	size_t n, cap;
+	uint64_t total; /* bytes handed to sink before p's */
+	rpl_tix_sink sink;
+	void *ctx;
 };
 
 static void put(struct buf *b, uint64_t v, unsigned bytes)
 {
 	if (b->n + bytes > b->cap) {
-		b->cap = b->cap ? 2 * b->cap : 4096;
-		if (b->cap < b->n + bytes)
-			b->cap = b->n + bytes;
-		b->p = xrealloc(b->p, b->cap);
+		if (b->sink) {
+			b->sink(b->ctx, b->p, b->n);
+			b->total += b->n;
+			b->n = 0;
+		} else {
+			b->cap = b->cap ? 2 * b->cap : 4096;
+			if (b->cap < b->n + bytes)
+				b->cap = b->n + bytes;
+			b->p = xrealloc(b->p, b->cap);
+		}
 	}
 	for (unsigned i = 0; i < bytes; i++)
 		b->p[b->n++] = (uint8_t)(v >> (8 * i));
@@ -531,51 +548,160 @@ static void put_slots(struct buf *b, const struct tix_list *l)
 	}
 }
 
-size_t rpl_tix_serialize(const struct rpl_tindex *t, uint8_t **out)
+static void maps_of(const struct rpl_tindex *t, const struct tix_map *m[3])
 {
-	const struct tix_map *maps[3] = { &t->code, &t->rd, &t->wr };
-	struct buf b = { NULL, 0, 0 };
+	m[0] = &t->code;
+	m[1] = &t->rd;
+	m[2] = &t->wr;
+}
 
-	put(&b, t->interval, 8);
-	put(&b, t->covered, 8);
-	put(&b, t->nslots, 8);
+static void serialize(const struct rpl_tindex *t, struct buf *b)
+{
+	const struct tix_map *maps[3];
+
+	maps_of(t, maps);
+	put(b, t->interval, 8);
+	put(b, t->covered, 8);
+	put(b, t->nslots, 8);
 	for (size_t j = 0; j < t->nslots; j++)
-		put(&b, t->start[j], 8);
+		put(b, t->start[j], 8);
 	for (int k = 0; k < 3; k++) {
-		put(&b, maps[k]->used, 8);
+		put(b, maps[k]->used, 8);
 		for (size_t i = 0; i < maps[k]->cap; i++) {
 			const struct tix_list *l = &maps[k]->cell[i];
 
 			if (!l->key)
 				continue;
-			put(&b, l->key - 1, 4);
-			put(&b, count(l), 4);
-			put_slots(&b, l);
+			put(b, l->key - 1, 4);
+			put(b, count(l), 4);
+			put_slots(b, l);
 		}
 	}
+}
+
+size_t rpl_tix_serialize(const struct rpl_tindex *t, uint8_t **out)
+{
+	struct buf b = { NULL, 0, 0, 0, NULL, NULL };
+
+	serialize(t, &b);
 	*out = b.p;
 	return b.n;
 }
 
+uint64_t rpl_tix_serialized_size(const struct rpl_tindex *t)
+{
+	const struct tix_map *maps[3];
+	uint64_t n = 3 * 8 + (uint64_t)t->nslots * 8;
+
+	maps_of(t, maps);
+	for (int k = 0; k < 3; k++) {
+		n += 8;
+		for (size_t i = 0; i < maps[k]->cap; i++)
+			if (maps[k]->cell[i].key)
+				n += 8 + 4 * (uint64_t)count(&maps[k]->cell[i]);
+	}
+	return n;
+}
+
+uint64_t rpl_tix_serialize_to(const struct rpl_tindex *t, rpl_tix_sink sink, void *ctx)
+{
+	struct buf b = { xmalloc(BUF_PIECE), 0, BUF_PIECE, 0, sink, ctx };
+
+	serialize(t, &b);
+	if (b.n)
+		sink(ctx, b.p, b.n);
+	free(b.p);
+	return b.total + b.n;
+}
+
+/*
+ * The bytes being read: n in all, at the position of the next; in memory
+ * (p, all n), or from a source through a window of BUF_PIECE bytes (win
+ * holds [at - off, at - off + have)).
+ */
 struct rd {
 	const uint8_t *p;
-	size_t n, at;
+	uint64_t n, at;
+	rpl_tix_source source;
+	void *ctx;
+	uint8_t *win;
+	size_t off, have;
+	int failed; /* the source failed */
 };
+
+/* At least `bytes` in the window, from the source: 0, or -1 at its end or failure. */
+static int refill(struct rd *r, unsigned bytes)
+{
+	long got;
+
+	memmove(r->win, r->win + r->off, r->have - r->off);
+	r->have -= r->off;
+	r->off = 0;
+	while (r->have < bytes) {
+		got = r->source(r->ctx, r->win + r->have, BUF_PIECE - r->have);
+		if (got <= 0) {
+			r->failed = got < 0;
+			return -1;
+		}
+		r->have += (size_t)got;
+	}
+	return 0;
+}
 
 static int get(struct rd *r, uint64_t *v, unsigned bytes)
 {
+	const uint8_t *b;
+
 	if (r->n - r->at < bytes)
 		return -1;
+	if (r->source) {
+		if (r->have - r->off < bytes && refill(r, bytes))
+			return -1;
+		b = r->win + r->off;
+		r->off += bytes;
+	} else {
+		b = r->p + r->at;
+	}
+	r->at += bytes;
 	*v = 0;
 	for (unsigned i = 0; i < bytes; i++)
-		*v |= (uint64_t)r->p[r->at++] << (8 * i);
+		*v |= (uint64_t)b[i] << (8 * i);
 	return 0;
 }
+
+static struct rpl_tindex *deserialize(struct rd *rd, uint64_t interval, const char **why);
 
 struct rpl_tindex *rpl_tix_deserialize(const uint8_t *p, size_t n, uint64_t interval,
 				       const char **why)
 {
-	struct rd r = { p, n, 0 };
+	struct rd r = { p, n, 0, NULL, NULL, NULL, 0, 0, 0 };
+
+	return deserialize(&r, interval, why);
+}
+
+struct rpl_tindex *rpl_tix_deserialize_from(uint64_t n, rpl_tix_source source, void *ctx,
+					    uint64_t interval, const char **why)
+{
+	struct rd r = { NULL, n, 0, source, ctx, xmalloc(BUF_PIECE), 0, 0, 0 };
+	struct rpl_tindex *t = deserialize(&r, interval, why);
+	uint8_t extra;
+
+	/* the source must end with the bytes: one more is as wrong as one fewer */
+	if (t && (r.have != r.off || source(ctx, &extra, 1) != 0)) {
+		*why = "has bytes after its end";
+		rpl_tix_free(t);
+		t = NULL;
+	}
+	if (r.failed)
+		*why = "does not unpack";
+	free(r.win);
+	return t;
+}
+
+static struct rpl_tindex *deserialize(struct rd *rd, uint64_t interval, const char **why)
+{
+	struct rd r = *rd;
+	uint64_t n = r.n;
 	struct tix_map *maps[3];
 	struct rpl_tindex *t;
 	uint64_t v, iv, covered, nslots, nlists, key, len;
@@ -643,8 +769,10 @@ struct rpl_tindex *rpl_tix_deserialize(const uint8_t *p, size_t n, uint64_t inte
 		*why = "has bytes after its end";
 		goto bad;
 	}
+	*rd = r;
 	return t;
 bad:
+	*rd = r;
 	rpl_tix_free(t);
 	return NULL;
 }

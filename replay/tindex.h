@@ -94,10 +94,28 @@ uint64_t rpl_tix_bytes(const struct rpl_tindex *t);
  */
 size_t rpl_tix_serialize(const struct rpl_tindex *t, uint8_t **out);
 /*
+ * The same bytes in pieces of at most 64 KiB, each given to sink(ctx, p,
+ * n) in order, so that they are never all in memory (the expanded lists
+ * take some four times the index's own size): returns their length.
+ */
+typedef void (*rpl_tix_sink)(void *ctx, const uint8_t *p, size_t n);
+uint64_t rpl_tix_serialize_to(const struct rpl_tindex *t, rpl_tix_sink sink, void *ctx);
+/* Their length, without making them. */
+uint64_t rpl_tix_serialized_size(const struct rpl_tindex *t);
+/*
  * Those bytes back into an index for slots of `interval` positions; NULL
  * (and *why says what is wrong) when they are not a well-formed one.
  */
 struct rpl_tindex *rpl_tix_deserialize(const uint8_t *p, size_t n, uint64_t interval,
 				       const char **why);
+/*
+ * The same from a source of the n bytes in order, never all in memory:
+ * source(ctx, buf, cap) puts the next bytes into buf, at most cap, and
+ * returns how many (0 at their end, -1 when it fails: *why then says "does
+ * not unpack"). Bytes after the n are refused as with a buffer.
+ */
+typedef long (*rpl_tix_source)(void *ctx, uint8_t *buf, size_t cap);
+struct rpl_tindex *rpl_tix_deserialize_from(uint64_t n, rpl_tix_source source, void *ctx,
+					    uint64_t interval, const char **why);
 
 #endif

@@ -15,6 +15,7 @@
 #define RAPTOR_ZPACK_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct zpack;
 
@@ -29,6 +30,29 @@ size_t zpack_bytes(const struct zpack *z);
 
 /* Pack n bytes of src into dst (cap bytes): the packed length, 0 if it fails. */
 size_t zpack_pack(struct zpack *z, void *dst, size_t cap, const void *src, size_t n);
+
+/*
+ * Pack a blob that comes in pieces, never whole in memory: one frame, as
+ * zpack_pack would make of the pieces joined. zpack_stream_begin with
+ * their total size, then zpack_stream_feed with each piece in order (last:
+ * 1 with the final one, which may be empty); the frame grows at *dst
+ * (realloc'd; *cap its size, *len the bytes made so far, both 0 with *dst
+ * NULL at first). 0, or -1 when the library fails or the pieces do not
+ * add up to the size (the frame is then not whole).
+ */
+int zpack_stream_begin(struct zpack *z, unsigned long long size);
+int zpack_stream_feed(struct zpack *z, const void *src, size_t n, int last, uint8_t **dst,
+		      size_t *cap, size_t *len);
+
+/*
+ * Unpack a blob in pieces, never whole in memory: zpack_unstream_begin
+ * with its len bytes at src (kept until the end), then zpack_unstream_read
+ * for the next bytes into dst (at most cap, cap > 0): how many, 0 at the
+ * end of a whole blob with its checksum right and nothing after it, -1
+ * when it is damaged.
+ */
+void zpack_unstream_begin(struct zpack *z, const void *src, size_t len);
+long zpack_unstream_read(struct zpack *z, void *dst, size_t cap);
 
 /*
  * Unpack the len bytes at src into dst: 0 when they are one whole blob that

@@ -50,6 +50,89 @@ static int ref_hits(const struct note *x, const uint32_t *pc, int npc, const str
 	return 0;
 }
 
+/* The bytes of rpl_tix_serialize_to's pieces, joined. */
+struct joined {
+	uint8_t *p;
+	size_t n;
+	int big; /* a piece over 64 KiB */
+};
+
+static void join_piece(void *ctx, const uint8_t *p, size_t n)
+{
+	struct joined *j = ctx;
+
+	j->big |= n > 64 * 1024;
+	j->p = realloc(j->p, j->n + n);
+	memcpy(j->p + j->n, p, n);
+	j->n += n;
+}
+
+/* A source of n bytes at p in pieces of random sizes, then (extra) one byte more, or a failure. */
+struct pieced {
+	const uint8_t *p;
+	size_t n, at;
+	int extra, fail;
+};
+
+static long piece_source(void *ctx, uint8_t *buf, size_t cap)
+{
+	struct pieced *s = ctx;
+	size_t k = 1 + rnd(300);
+
+	if (s->at == s->n) {
+		if (s->fail)
+			return -1;
+		if (s->extra) {
+			s->extra = 0;
+			buf[0] = 0;
+			return 1;
+		}
+		return 0;
+	}
+	if (k > cap)
+		k = cap;
+	if (k > s->n - s->at)
+		k = s->n - s->at;
+	memcpy(buf, s->p + s->at, k);
+	s->at += k;
+	return (long)k;
+}
+
+/* The streamed forms against the buffer ones: the same bytes, the same index, the same refusals. */
+static void pieces(const struct rpl_tindex *t, const uint8_t *buf, size_t n, uint64_t interval)
+{
+	struct joined j = { NULL, 0, 0 };
+	uint64_t len = rpl_tix_serialize_to(t, join_piece, &j);
+	struct pieced src = { buf, n, 0, 0, 0 };
+	const char *why = NULL;
+	struct rpl_tindex *u;
+	uint8_t *again;
+	size_t n2;
+
+	tap_ok(len == n && j.n == n && !memcmp(j.p, buf, n) && !j.big &&
+		       rpl_tix_serialized_size(t) == n,
+	       "interval %llu: in pieces of 64 KiB at most, the same %zu bytes, and their size "
+	       "told beforehand", (unsigned long long)interval, n);
+	u = rpl_tix_deserialize_from(n, piece_source, &src, interval, &why);
+	n2 = u ? rpl_tix_serialize(u, &again) : 0;
+	tap_ok(u && n2 == n && !memcmp(again, buf, n),
+	       "... read back from pieces: the same index (%s)", u ? "read" : why);
+	if (u)
+		free(again);
+	rpl_tix_free(u);
+	src = (struct pieced){ buf, n, 0, 1, 0 };
+	u = rpl_tix_deserialize_from(n, piece_source, &src, interval, &why);
+	tap_ok(!u && !strcmp(why, "has bytes after its end"), "... a byte after them: refused (%s)",
+	       why);
+	src = (struct pieced){ buf, n - 1, 0, 0, 0 };
+	u = rpl_tix_deserialize_from(n, piece_source, &src, interval, &why);
+	tap_ok(!u, "... one byte short: refused (%s)", why);
+	src = (struct pieced){ buf, n / 2, 0, 0, 1 };
+	u = rpl_tix_deserialize_from(n, piece_source, &src, interval, &why);
+	tap_ok(!u && !strcmp(why, "does not unpack"), "... a source that fails: refused (%s)", why);
+	free(j.p);
+}
+
 static void run(uint64_t interval, int steps)
 {
 	struct rpl_tindex *t = rpl_tix_new(interval);
@@ -156,6 +239,7 @@ static void run(uint64_t interval, int steps)
 		tap_ok(same, "interval %llu: serialized and read back, it answers the same",
 		       (unsigned long long)interval);
 		rpl_tix_free(u);
+		pieces(t, buf, n, interval);
 		tap_ok(!rpl_tix_deserialize(buf, n, interval + 1, &why) &&
 			       !strcmp(why, "has another interval"),
 		       "another interval is refused: %s", why);

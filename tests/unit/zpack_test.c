@@ -5,7 +5,8 @@
  * contexts reused; and every kind of damage an index file can bring (a
  * byte changed anywhere, the blob cut short, bytes after it, the wrong
  * size asked for, nothing at all) is refused with -1, never a crash and
- * never other bytes taken as right (the frames' checksums).
+ * never other bytes taken as right (the frames' checksums). The same for
+ * blobs packed and unpacked in pieces (zpack_stream_*, zpack_unstream_*).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -93,6 +94,64 @@ static void damage(struct zpack *z, size_t n)
 	free(back);
 }
 
+/*
+ * Packed in pieces of random sizes (zpack_stream_*) and unpacked in pieces
+ * (zpack_unstream_*): the same bytes both ways as the one-piece calls; a
+ * total that does not add up, a blob cut short or with a byte after it,
+ * and a changed byte are refused.
+ */
+static void streams(struct zpack *z, size_t n, int kind)
+{
+	uint8_t *src = malloc(n), *dst = NULL, *back = malloc(n + 64), piece[777];
+	size_t cap = 0, len = 0, at = 0, got = 0, wrong = 0;
+	long k;
+	int ok = !zpack_stream_begin(z, n);
+
+	fill(src, n, kind);
+	while (ok && at < n) {
+		size_t m = 1 + rnd() % 5000;
+
+		if (m > n - at)
+			m = n - at;
+		ok = !zpack_stream_feed(z, src + at, m, 0, &dst, &cap, &len);
+		at += m;
+	}
+	ok = ok && !zpack_stream_feed(z, NULL, 0, 1, &dst, &cap, &len);
+	tap_ok(ok && len > 0, "%zu bytes packed in pieces into %zu", n, len);
+	tap_ok(!zpack_unpack(z, back, n, dst, len) && !memcmp(back, src, n),
+	       "... one blob that unpacks whole to what went in");
+	zpack_unstream_begin(z, dst, len);
+	while ((k = zpack_unstream_read(z, piece, 1 + rnd() % sizeof(piece))) > 0) {
+		if (got + (size_t)k > n || memcmp(piece, src + got, (size_t)k))
+			wrong = 1;
+		got += (size_t)k;
+	}
+	tap_ok(k == 0 && got == n && !wrong, "... and unpacks in pieces to the same bytes");
+	zpack_unstream_begin(z, dst, len - 1);
+	while ((k = zpack_unstream_read(z, back, n + 64)) > 0)
+		;
+	tap_ok(k == -1, "... cut one byte short: refused in pieces");
+	dst[len] = 0;
+	zpack_unstream_begin(z, dst, len + 1);
+	while ((k = zpack_unstream_read(z, back, n + 64)) > 0)
+		;
+	tap_ok(k == -1, "... a byte after it: refused in pieces");
+	dst[len / 2] ^= 0x10;
+	zpack_unstream_begin(z, dst, len);
+	got = 0;
+	while ((k = zpack_unstream_read(z, back + got, n + 64 - got)) > 0)
+		got += (size_t)k;
+	tap_ok(k == -1 || (got == n && !memcmp(back, src, n)),
+	       "... a byte changed: refused, or the same bytes (the checksum)");
+	len = 0;
+	ok = !zpack_stream_begin(z, n + 1) && !zpack_stream_feed(z, src, n, 0, &dst, &cap, &len);
+	tap_ok(!ok || zpack_stream_feed(z, NULL, 0, 1, &dst, &cap, &len) == -1,
+	       "pieces one byte short of the size given: refused");
+	free(src);
+	free(dst);
+	free(back);
+}
+
 int main(void)
 {
 	struct zpack *z = zpack_new();
@@ -105,6 +164,9 @@ int main(void)
 	roundtrip(z, "one byte", 1, 2);
 	roundtrip(z, "the same contexts again", 170068, 0);
 	damage(z, 60000);
+	streams(z, 300000, 0);
+	streams(z, 20000, 2);
+	roundtrip(z, "one piece after pieces", 170068, 0);
 	zpack_free(z);
 	zpack_free(NULL);
 	return tap_done();
