@@ -41,7 +41,6 @@ struct tix_skip {
 };
 
 struct tix_spill {
-	uint32_t cap; /* bytes of data[] */
 	uint32_t nskip, askip;
 	struct tix_skip *skip; /* skip[i]: the first run at or past (i + 1) * TIX_SKIP bytes */
 	uint8_t data[];
@@ -52,8 +51,19 @@ struct tix_list {
 	uint32_t first, last; /* the latest run (nbytes > 0) */
 	uint32_t nbytes;      /* of the encoding; 0: no slot yet */
 	union {
-		uint8_t in[TIX_INLINE];	 /* nbytes <= TIX_INLINE */
-		struct tix_spill *spill; /* nbytes > TIX_INLINE */
+		uint8_t in[TIX_INLINE]; /* nbytes <= TIX_INLINE */
+		/*
+		 * nbytes > TIX_INLINE: the block, and what a note asks of it
+		 * kept here, so that the common note (a record appended, no
+		 * skip entry due) does not read the block, a cache miss in a
+		 * long index: the bytes its data[] holds, and the encoding's
+		 * length at which the next skip entry is due ((nskip + 1) *
+		 * TIX_SKIP)
+		 */
+		struct {
+			struct tix_spill *spill;
+			uint32_t cap, skip_at;
+		} sp;
 	} u;
 };
 
@@ -137,7 +147,7 @@ static struct tix_list *cell(struct rpl_tindex *t, struct tix_map *m, uint32_t k
 
 static const uint8_t *bytes_of(const struct tix_list *l)
 {
-	return l->nbytes <= TIX_INLINE ? l->u.in : l->u.spill->data;
+	return l->nbytes <= TIX_INLINE ? l->u.in : l->u.sp.spill->data;
 }
 
 /* The varint at p[*at], which this file wrote (no bounds to check); *at moves past it. */
@@ -166,26 +176,27 @@ static void append(struct rpl_tindex *t, struct tix_list *l, const uint8_t *b, u
 		l->nbytes = (uint32_t)n;
 		return;
 	}
-	s = l->nbytes > TIX_INLINE ? l->u.spill : NULL;
-	if (!s || n > s->cap) {
-		uint64_t cap = s ? (uint64_t)s->cap + s->cap / 4 : 3 * TIX_INLINE;
+	s = l->nbytes > TIX_INLINE ? l->u.sp.spill : NULL;
+	if (!s || n > l->u.sp.cap) {
+		uint64_t cap = s ? (uint64_t)l->u.sp.cap + l->u.sp.cap / 4 : 3 * TIX_INLINE;
 
 		if (cap < n)
 			cap = n;
 		if (cap > UINT32_MAX)
 			cap = UINT32_MAX;
-		if (!s) { /* out of the cell: u.in and u.spill share the bytes */
+		if (!s) { /* out of the cell: u.in and u.sp share the bytes */
 			s = xmalloc(sizeof(*s) + cap);
 			memcpy(s->data, l->u.in, l->nbytes);
 			s->nskip = s->askip = 0;
 			s->skip = NULL;
 			t->bytes += sizeof(*s) + cap;
+			l->u.sp.skip_at = TIX_SKIP;
 		} else {
 			s = xrealloc(s, sizeof(*s) + cap);
-			t->bytes += cap - s->cap;
+			t->bytes += cap - l->u.sp.cap;
 		}
-		s->cap = (uint32_t)cap;
-		l->u.spill = s;
+		l->u.sp.cap = (uint32_t)cap;
+		l->u.sp.spill = s;
 	}
 	memcpy(s->data + l->nbytes, b, k);
 	l->nbytes = (uint32_t)n;
@@ -216,9 +227,9 @@ static void list_note(struct rpl_tindex *t, struct tix_list *l, uint32_t slot)
 	l->first = l->last = slot;
 	if (l->nbytes <= TIX_INLINE)
 		return;
-	s = l->u.spill; /* the new run's record will be at nbytes */
-	if (l->nbytes < (uint64_t)(s->nskip + 1) * TIX_SKIP)
+	if (l->nbytes < l->u.sp.skip_at) /* (the new run's record will be at nbytes) */
 		return;
+	s = l->u.sp.spill;
 	if (s->nskip == s->askip) {
 		uint32_t a = s->askip ? 2 * s->askip : 8;
 
@@ -227,6 +238,9 @@ static void list_note(struct rpl_tindex *t, struct tix_list *l, uint32_t slot)
 		s->askip = a;
 	}
 	s->skip[s->nskip++] = (struct tix_skip){ slot, l->nbytes };
+	l->u.sp.skip_at = (uint64_t)(s->nskip + 1) * TIX_SKIP > UINT32_MAX
+				  ? UINT32_MAX
+				  : (s->nskip + 1) * TIX_SKIP;
 }
 
 /* Note slot for key (slot at least the last one noted for it). */
@@ -260,8 +274,8 @@ static void free_map(struct tix_map *m)
 {
 	for (size_t i = 0; i < m->cap; i++) {
 		if (m->cell[i].key && m->cell[i].nbytes > TIX_INLINE) {
-			free(m->cell[i].u.spill->skip);
-			free(m->cell[i].u.spill);
+			free(m->cell[i].u.sp.spill->skip);
+			free(m->cell[i].u.sp.spill);
 		}
 	}
 	free(m->cell);
@@ -358,7 +372,7 @@ size_t rpl_tix_slot_of(const struct rpl_tindex *t, uint64_t steps)
 static void seek(const struct tix_list *l, const uint8_t *p, uint32_t at, uint32_t *off,
 		 uint32_t *start)
 {
-	const struct tix_spill *s = l->nbytes > TIX_INLINE ? l->u.spill : NULL;
+	const struct tix_spill *s = l->nbytes > TIX_INLINE ? l->u.sp.spill : NULL;
 	uint32_t lo = 0, hi = s ? s->nskip : 0; /* hi: the first entry whose run starts past at */
 
 	while (lo < hi) {
