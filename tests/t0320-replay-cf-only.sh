@@ -379,6 +379,47 @@ test_expect_success 'another program'"'"'s stream is an error, not a replay' '
 	grep "error: .*foreign/cf.bin: core [0-9], instruction [0-9]* (.*), bit [0-9]*:" err
 '
 
+# The walk's loop detection (Brent's, from BRENT_DELAY = 1024 instructions
+# after the last counted branch): a core that loops with no counted branch
+# can never reach a message counting one, which a damaged stream or another
+# program can ask for. spin.S in its two builds: the same code but for the
+# loop's branch, BNE (counted; the stream has messages for its
+# mispredictions) and B (never counted; recorded with a limit, no
+# message). The stream of the first (functional: no time stamp to find it
+# out first) with the code of the second is found to loop within 1024 + 2
+# * 3 instructions of the start, not walked on to MAX_RUN.
+test_expect_success 'a core that loops with no counted branch: found within the detection delay, a clear error' '
+	cat >spin.S <<-\EOF &&
+	#include "common.inc"
+		.text
+		.thumb_func
+	reset:
+		ldr	r5, =1000
+		movs	r4, #0
+	1:	adds	r4, #1
+		cmp	r4, r5
+	#ifdef SPIN
+		b	1b
+	#else
+		bne	1b
+	#endif
+		EXIT_OK
+	EOF
+	isa_elf counted m3 spin.S &&
+	isa_elf spin m3 spin.S -DSPIN &&
+	"$RAPTOR" record counted-m3-isa.elf --cores 1 --lv-enc none --functional -o counted -q \
+		>/dev/null &&
+	test_expect_code 125 "$RAPTOR" record spin-m3-isa.elf --cores 1 --lv-enc none --functional \
+		--max-insns 100000 -o looping -q >/dev/null 2>&1 &&
+	"$RAPTOR" replay looping -q &&
+	graft looping counted &&
+	test_expect_code 1 "$RAPTOR" replay looping 2>loop.err &&
+	cat loop.err &&
+	grep "looping/cf.bin: core 0, instruction [0-9]* (.*), bit [0-9]*: the core loops through 0x[0-9a-f]* with no counted branch, so it can never reach the message for bCnt [1-9][0-9]* (it is at 0)" loop.err &&
+	n=$(sed -n "s/.*core 0, instruction \([0-9]*\) .*/\1/p" loop.err) &&
+	test "$n" -ge 1024 && test "$n" -le $((1024 + 2 * 3 + 2))
+'
+
 # Without values or the timing model, the stream of another run of the same
 # program (another jitter seed) is a valid run: only the truth tells.
 test_expect_success 'another run'"'"'s stream replays that run; --verify tells it from the truth' '
