@@ -216,6 +216,17 @@ static void on_step(void *ctx, int core, const struct isa_step *st, uint64_t cyc
 		truth_step(r, core, st, cycle);
 }
 
+/* on_step without the truth and a trace port (rec_run's usual case): the encoders only. */
+static void on_step_encoders(void *ctx, int core, const struct isa_step *st, uint64_t cycle)
+{
+	struct rec *r = ctx;
+
+	r->last_core = core;
+	rec_cf_step(r->cf, core, st, cycle);
+	if (r->lv)
+		rec_lv_step(r->lv, core, cycle);
+}
+
 /* n plain steps of core (only without the truth and a trace port: see rec_run). */
 static void on_plain(void *ctx, int core, uint64_t n)
 {
@@ -758,8 +769,10 @@ int rec_run(const struct rec_options *o, int *status)
 	 * the board counts them (the lv encoder has nothing pending after a
 	 * step: a plain one accesses no data).
 	 */
-	if (!r.truth && !r.port)
+	if (!r.truth && !r.port) {
+		obs.on_step = on_step_encoders;
 		obs.on_plain = on_plain;
+	}
 	board_observe(r.b, &obs);
 	interrupted = 0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
