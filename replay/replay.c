@@ -212,11 +212,41 @@ differ:
 		      "the traced bytes at 0x%08x differ from what the replay knows there", addr);
 }
 
+/* A cacheable load whose bytes memory must know (the cache copy says so). */
+static int load_known(struct rpl *r, int core, uint32_t addr, unsigned size, uint32_t *val)
+{
+	uint8_t b[4];
+	uint32_t first;
+
+	if (rpl_mem_read(r->mem, addr, b, size, &first))
+		return desync(r, r->lv_path ? r->lv_path : r->dir, core, r->d.lv_head_at,
+			      "a %u-byte load at 0x%08x reads 0x%08x, which the debugger does "
+			      "not know although the cache copy says it should", size, addr, first);
+	*val = le_value(b, size);
+	return 0;
+}
+
+/* A CFiat load the cache copy missed: the message with the bytes [ga, ga + glen). */
+static int load_traced(struct rpl *r, int core, uint32_t addr, unsigned size, uint32_t *val,
+		       uint32_t ga, unsigned glen)
+{
+	uint8_t v[ST_LV_MAX_VALUE];
+
+	if (lv_take(r, core, v, glen, "load") || merge(r, core, ga, v, glen))
+		return -1;
+	if (ga <= addr && (uint64_t)addr + size <= (uint64_t)ga + glen) {
+		/* the traced bytes cover the load: memory holds them now */
+		*val = le_value(v + (addr - ga), size);
+		return 0;
+	}
+	return load_known(r, core, addr, size, val);
+}
+
 /* A cacheable load: the software copy of the cache says known or traced. */
 static int load_mem(struct rpl *r, int core, uint32_t addr, unsigned size, uint32_t *val)
 {
-	uint8_t v[ST_LV_MAX_VALUE], b[4];
-	uint32_t ga, line = r->mf.cache.line, first;
+	uint8_t v[ST_LV_MAX_VALUE];
+	uint32_t ga, line = r->mf.cache.line;
 	unsigned glen;
 
 	switch (r->mf.lv_on ? (int)r->mf.lv.enc : -1) {
@@ -225,14 +255,7 @@ static int load_mem(struct rpl *r, int core, uint32_t addr, unsigned size, uint3
 			r->d.hits[core]++;
 			break;
 		}
-		if (lv_take(r, core, v, glen, "load") || merge(r, core, ga, v, glen))
-			return -1;
-		if (ga <= addr && (uint64_t)addr + size <= (uint64_t)ga + glen) {
-			/* the traced bytes cover the load: memory holds them now */
-			*val = le_value(v + (addr - ga), size);
-			return 0;
-		}
-		break;
+		return load_traced(r, core, addr, size, val, ga, glen);
 	case ST_LV_MC2RT: /* mc2RT Fig. 7 */
 		for (uint64_t l = addr & ~(line - 1); l <= ((uint64_t)addr + size - 1); l += line) {
 			if (dc_mc2rt_read(r->mc, core, (uint32_t)l, &ga) == DC_MC2RT_HIT) {
@@ -251,12 +274,79 @@ static int load_mem(struct rpl *r, int core, uint32_t addr, unsigned size, uint3
 	default:
 		break;
 	}
-	if (rpl_mem_read(r->mem, addr, b, size, &first))
-		return desync(r, r->lv_path ? r->lv_path : r->dir, core, r->d.lv_head_at,
-			      "a %u-byte load at 0x%08x reads 0x%08x, which the debugger does "
-			      "not know although the cache copy says it should", size, addr, first);
-	*val = le_value(b, size);
-	return 0;
+	return load_known(r, core, addr, size, val);
+}
+
+/* The n (<= 8) bytes at b, little-endian (the usual sizes fold into one load). */
+static inline uint64_t le_value64(const uint8_t *b, unsigned n)
+{
+	uint64_t v = 0;
+
+	switch (n) {
+	case 4: return le_value(b, 4);
+	case 8: return le_value(b, 4) | (uint64_t)le_value(b + 4, 4) << 32;
+	default:
+		for (unsigned i = n; i-- > 0;)
+			v = v << 8 | b[i];
+		return v;
+	}
+}
+
+/*
+ * load_mem for a CFiat recording, the usual outcomes without a byte loop or
+ * a copy: a hit on bytes memory knows, or a miss whose head is the core's
+ * with the right count, whose value of at most 8 bytes is in the stream and
+ * whose bytes memory knows already (they must agree) or not at all. Anything
+ * else goes load_mem's way, which says what is wrong in the same words.
+ */
+static inline __attribute__((always_inline)) int load_cfiat(struct rpl *r, int core, uint32_t addr,
+							    unsigned size, uint32_t *val)
+{
+	uint8_t v[ST_LV_MAX_VALUE];
+	uint32_t ga;
+	unsigned glen;
+	uint64_t have, x;
+	int s;
+
+	if (dc_fa_load(r->fa, core, addr, size, &ga, &glen) == DC_FA_HIT) {
+		r->d.hits[core]++;
+		if (!rpl_mem_peek(r->mem, addr, size, &x))
+			return load_known(r, core, addr, size, val);
+		*val = (uint32_t)x;
+		return 0;
+	}
+	if (glen > 8 || !r->d.lv_have || r->d.lv_head.core != core ||
+	    r->d.lv_head.count != r->d.hits[core] ||
+	    st_reader_left(&r->d.lvd.r) < 8 * (uint64_t)glen)
+		return load_traced(r, core, addr, size, val, ga, glen);
+	/* (with the bits there, a value of 8 bytes or less always decodes) */
+	s = st_lv_get_value(&r->d.lvd, v, glen);
+	if (s)
+		return undecodable(r, r->lv_path, core, r->d.lv_head_at);
+	if (r->nlv_due < MAX_STEP_ACC) {
+		r->lv_due[r->nlv_due] = r->d.lv_head.cycle;
+		r->lv_due_at[r->nlv_due++] = r->d.lv_head_at;
+	}
+	r->d.hits[core] = 0;
+	if (lv_next(r))
+		return -1;
+	x = le_value64(v, glen);
+	if (rpl_mem_peek(r->mem, ga, glen, &have)) {
+		if (have != x)
+			return desync(r, r->lv_path, core, r->d.lv_head_at,
+				      "the traced bytes at 0x%08x differ from what the replay "
+				      "knows there",
+				      ga);
+	} else if (merge(r, core, ga, v, glen)) {
+		return -1;
+	}
+	if (ga <= addr && (uint64_t)addr + size <= (uint64_t)ga + glen) {
+		*val = (uint32_t)(x >> (8 * (addr - ga)));
+		if (size < 4)
+			*val &= (1u << (8 * size)) - 1;
+		return 0;
+	}
+	return load_known(r, core, addr, size, val);
 }
 
 static void note_access(struct rpl *r, uint32_t addr, unsigned size, uint32_t val, int store,
@@ -291,7 +381,8 @@ static int bus_read(void *ctx, struct isa_cpu *cpu, uint32_t addr, unsigned size
 			return ISA_BUS_OK;
 		}
 		board_sched_access(&r->sched, core, addr, size, kind, 1);
-		if (load_mem(r, core, addr, size, val))
+		if (r->fa ? load_cfiat(r, core, addr, size, val)
+			  : load_mem(r, core, addr, size, val))
 			return ISA_BUS_OK;
 		break;
 	default:
