@@ -482,6 +482,31 @@ void dc_fa_store(struct dc_fa *fa, int core, uint32_t addr, unsigned n)
 	int miss = 0;
 
 	st->stores++;
+	if (first == last && fa->fw == 1) {
+		/* the usual store: one line whose flags fit one word, its way found as a load's */
+		uint64_t lb = (uint64_t)first << fa->line_bits;
+		size_t i = fa->hint[c];
+
+		if (fa->ways[i].tag != first || !(fa->ways[i].bits & FA_VALID)) {
+			i = lookup(fa, set_base(fa, c, first), first);
+			if (i == FA_NONE) {
+				i = fill(fa, set_base(fa, c, first), first, st);
+				st->store_misses++;
+			}
+			fa->hint[c] = i;
+		}
+		fa->ways[i].lru = ++fa->clock;
+		fa->ways[i].bits |= FA_DIRTY;
+		if (flo < fhi) {
+			unsigned k0 = (unsigned)(flo - lb) >> fa->gran_bits;
+			unsigned kn = (unsigned)(fhi - flo) >> fa->gran_bits;
+
+			fa->flags[i] |= ~0ull >> (64 - kn) << k0;
+		}
+		if (coherent)
+			invalidate_others(fa, core, first);
+		return;
+	}
 	for (uint32_t ln = first; ln <= last; ln++) {
 		uint64_t lb = (uint64_t)ln << fa->line_bits, le = lb + fa->cfg.line;
 		uint64_t a = flo > lb ? flo : lb, e = fhi < le ? fhi : le;

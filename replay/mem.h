@@ -164,4 +164,35 @@ static inline int rpl_mem_peek(const struct rpl_mem *m, uint32_t addr, unsigned 
 	return 1;
 }
 
+/*
+ * rpl_mem_write of the n (1..4) bytes of the little-endian v at addr
+ * (valid) where m alone holds their page: 1; 0, nothing written, for
+ * rpl_mem_write to do it (a page not held yet or shared with a snapshot,
+ * bytes across pages).
+ */
+static inline int rpl_mem_poke(struct rpl_mem *m, uint32_t addr, unsigned n, uint32_t v)
+{
+	uint32_t off = addr & (RPL_MEM_PAGE_SIZE - 1), k = off / 8;
+	struct rpl_mem_page *p = m->page[rpl_mem_page_index(addr)];
+	uint32_t mask = ((1u << n) - 1) << (off % 8);
+	uint8_t *b;
+
+	if (!p || p->refs != 1 || n - 1 > 3 || off + n > RPL_MEM_PAGE_SIZE)
+		return 0;
+	b = p->data + off;
+	if (n == 4) { /* (folds into one store) */
+		b[0] = (uint8_t)v;
+		b[1] = (uint8_t)(v >> 8);
+		b[2] = (uint8_t)(v >> 16);
+		b[3] = (uint8_t)(v >> 24);
+	} else {
+		for (unsigned i = 0; i < n; i++)
+			b[i] = (uint8_t)(v >> (8 * i));
+	}
+	p->known[k] |= (uint8_t)mask;
+	if (mask >> 8)
+		p->known[k + 1] |= (uint8_t)(mask >> 8);
+	return 1;
+}
+
 #endif

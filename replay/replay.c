@@ -415,8 +415,10 @@ static int bus_write(void *ctx, struct isa_cpu *cpu, uint32_t addr, unsigned siz
 
 	switch (board_map(&r->bm, addr, size, 1)) {
 	case BOARD_R_MEM:
-		le_bytes(b, val, size);
-		rpl_mem_write(r->mem, addr, b, size);
+		if (!rpl_mem_poke(r->mem, addr, size, val)) {
+			le_bytes(b, val, size);
+			rpl_mem_write(r->mem, addr, b, size);
+		}
 		for (int i = 0; i < r->ncores; i++)
 			if (i != core)
 				isa_cpu_snoop_store(r->cpu[i], addr, size);
