@@ -807,7 +807,8 @@ static int cf_no_msg(struct rpl *r, int core, uint64_t count)
 	return 0;
 }
 
-static int cf_step(struct rpl *r, int core, const struct isa_step *st, uint64_t cycle)
+static inline __attribute__((always_inline)) int cf_step(struct rpl *r, int core,
+							 const struct isa_step *st, uint64_t cycle)
 {
 	struct bp_branch br;
 	struct bp_prediction pred;
@@ -1506,21 +1507,28 @@ static inline void note_tix_access(struct rpl *r, const struct acc *x)
 /*
  * One scheduler step: 0 go on, 1 the end of the recording (no step done
  * then, or the program's exit), -1 error. r->cur, r->last and r->acc tell
- * what the step did (r->last.ev is ISA_EV_SLEEP for a sleep step). in, if
- * not NULL, is the instruction the picked core's fast path found at its PC
- * (run_fast_with looked already), for isa_cpu_step_decoded.
+ * what the step did (r->last.ev is ISA_EV_SLEEP for a sleep step).
+ *
+ * step_once is the whole of it; run_fast_with's steps that are not plain
+ * are step_fast's, the same body compiled for the block engine (fast): no
+ * walk, not the simple engine, core i the pick already, in (if not NULL)
+ * the instruction its fast path found at the PC, for isa_cpu_step_decoded,
+ * osum (if not NULL) the open summary, looked up since the store last
+ * changed, and `checked` 0 when neither a truth nor an observer is there.
  */
-static int step_once(struct rpl *r, const struct isa_insn *in)
+static inline __attribute__((always_inline)) int step_body(struct rpl *r, int fast, int i,
+							   const struct isa_insn *in,
+							   struct rpl_summary *osum, int checked)
 {
 	struct isa_step *st = &r->last;
 	struct isa_cpu *cpu;
-	struct rpl_summary *osum; /* the open summary, past the frontier */
-	int i;
 	uint64_t cycle;
 
-	if (r->cfw)
-		return cf_only_step(r);
-	i = board_sched_pick(&r->sched);
+	if (!fast) {
+		if (r->cfw)
+			return cf_only_step(r);
+		i = board_sched_pick(&r->sched);
+	}
 	cpu = r->cpu[i];
 	r->nacc = 0;
 	r->cur = i;
@@ -1534,7 +1542,7 @@ static int step_once(struct rpl *r, const struct isa_insn *in)
 		r->d.ended = 1;
 		return 1;
 	}
-	if (r->simple && isa_cpu_sleeping(cpu))
+	if (!fast && r->simple && isa_cpu_sleeping(cpu))
 		return sleep_step(r, i);
 	if (r->d.have_end && r->d.insns[i] >= r->d.budget[i] && !isa_cpu_sleeping(cpu))
 		return desync(r, r->cf_path, i, r->d.cf_head_at, "core %d runs past the end of its "
@@ -1551,7 +1559,10 @@ static int step_once(struct rpl *r, const struct isa_insn *in)
 		return r->failed = 1, -1;
 	if (st->ev == ISA_EV_SLEEP)
 		return sleep_step(r, i);
-	osum = r->d.steps >= r->frontier ? rpl_open_summary(r) : NULL;
+	if (r->d.steps < r->frontier)
+		osum = NULL;
+	else if (!osum)
+		osum = rpl_open_summary(r);
 	if (osum && st->ev != ISA_EV_EXCEPTION) {
 		rpl_sum_pc(osum, st->pc);
 		if (st->pc >> RPL_TIX_CODE_SHIFT != r->tix_line[i]) {
@@ -1579,9 +1590,9 @@ static int step_once(struct rpl *r, const struct isa_insn *in)
 					      U(r->lv_due[k]), U(cycle));
 	if (cf_step(r, i, st, cycle))
 		return -1;
-	if (r->truth && verify_step(r, i, st, cycle))
+	if (checked && r->truth && verify_step(r, i, st, cycle))
 		return -1;
-	if (r->obs)
+	if (checked && r->obs)
 		notify(r, i, st, cycle);
 	if (osum) {
 		for (int a = 0; a < r->nacc; a++) {
@@ -1611,6 +1622,20 @@ static int step_once(struct rpl *r, const struct isa_insn *in)
 	return 0;
 }
 
+static int step_once(struct rpl *r)
+{
+	return step_body(r, 0, 0, NULL, NULL, 1);
+}
+
+/* run_fast_with's step_body (above); `checked` is a constant in each call. */
+static __attribute__((noinline)) int step_fast(struct rpl *r, int i, const struct isa_insn *in,
+					       struct rpl_summary *osum, int checked)
+{
+	if (checked)
+		return step_body(r, 1, i, in, osum, 1);
+	return step_body(r, 1, i, in, osum, 0);
+}
+
 /*
  * One step of the replay: 0, 1 at the end, -1 at an error. After an error the
  * step counters may already count the step that failed, so good_steps keeps
@@ -1619,7 +1644,7 @@ static int step_once(struct rpl *r, const struct isa_insn *in)
 int rpl_step_one(struct rpl *r)
 {
 	uint64_t before = r->d.steps;
-	int k = step_once(r, NULL);
+	int k = step_once(r);
 
 	if (k < 0)
 		r->good_steps = before;
@@ -1632,7 +1657,8 @@ int rpl_step_one(struct rpl *r)
  * exactly the bookkeeping step_once gives them (a plain step accesses no
  * data, takes no branch and sends no message: its cost is 1 plus the
  * jitter, the control-flow counters count it, the summary notes its PC,
- * the truth and the observer see it); every other step is step_once's.
+ * the truth and the observer see it); every other step is step_once's
+ * (step_fast).
  */
 static inline __attribute__((always_inline)) int run_fast_with(struct rpl *r, uint64_t to,
 								 struct isa_step *st)
@@ -1645,25 +1671,25 @@ static inline __attribute__((always_inline)) int run_fast_with(struct rpl *r, ui
 	int i, k, plain = 0, p, have_end;
 
 	/*
-	 * What only step_once and rpl_ckpt_take change, read again after them:
+	 * What only step_fast and rpl_ckpt_take change, read again after them:
 	 * lim, the position the plain path stops before (the end, at a core's
-	 * end, the next checkpoint), and osum.
+	 * end, the next checkpoint); and osum after a checkpoint (rpl_ckpt_take
+	 * moves next_ckpt on, always).
 	 */
-#define RUN_FAST_FRESH()                                                                         \
-	do {                                                                                     \
-		have_end = r->d.have_end;                                                        \
-		if (have_end) {                                                                  \
-			end = 0;                                                                 \
-			for (int c = 0; c < r->ncores; c++)                                      \
-				end += r->d.budget[c];                                           \
-		}                                                                                \
-		lim = r->d.ended ? 0 : end < r->next_ckpt ? end : r->next_ckpt;                  \
-		osum = NULL;                                                                     \
+#define RUN_FAST_LIM()                                                                             \
+	do {                                                                                       \
+		have_end = r->d.have_end;                                                          \
+		if (have_end) {                                                                    \
+			end = 0;                                                                   \
+			for (int c = 0; c < r->ncores; c++)                                        \
+				end += r->d.budget[c];                                             \
+		}                                                                                  \
+		lim = r->d.ended ? 0 : end < r->next_ckpt ? end : r->next_ckpt;                    \
 	} while (0)
-	RUN_FAST_FRESH();
+	RUN_FAST_LIM();
 	while (r->d.position < to) {
 		i = board_sched_pick(sc);
-		/* (past the end, and at a core's end, step_once reports what is wrong) */
+		/* (past the end, and at a core's end, step_fast reports what is wrong) */
 		p = 0;
 		in = NULL;
 		if (r->d.position < lim && (!have_end || r->d.insns[i] < r->d.budget[i]))
@@ -1674,14 +1700,19 @@ static inline __attribute__((always_inline)) int run_fast_with(struct rpl *r, ui
 			return -1;
 		}
 		if (!p) {
+			uint64_t ckpt = r->next_ckpt;
+
 			plain = 0;
 			before = r->d.steps;
-			k = step_once(r, in);
+			/* (past the frontier: osum is the open summary, or NULL not looked up) */
+			k = step_fast(r, i, in, osum, st != NULL);
 			if (k < 0)
 				r->good_steps = before;
 			if (k)
 				return k;
-			RUN_FAST_FRESH();
+			if (r->next_ckpt != ckpt)
+				osum = NULL;
+			RUN_FAST_LIM();
 			continue;
 		}
 		r->cur = i;
@@ -1718,10 +1749,11 @@ static inline __attribute__((always_inline)) int run_fast_with(struct rpl *r, ui
 			notify(r, i, st, sc->cycles[i]);
 		if (r->d.position >= r->next_ckpt) {
 			rpl_ckpt_take(r);
-			RUN_FAST_FRESH();
+			osum = NULL;
+			RUN_FAST_LIM();
 		}
 	}
-#undef RUN_FAST_FRESH
+#undef RUN_FAST_LIM
 	if (plain && !st) {
 		/* r->last, filled only under the truth or an observer: the step's PCs */
 		memset(&r->last, 0, sizeof(r->last));
