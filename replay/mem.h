@@ -120,16 +120,16 @@ struct rpl_mem {
 
 /*
  * Page index of a valid address, in either board map (board_mem_offset):
- * ROM at 0x0 or 0x10000000, SRAM at 0x20000000 or 0x38000000.
+ * ROM at 0x0 or 0x10000000, SRAM at 0x20000000 or 0x38000000. Each sits
+ * at a multiple of 128 MiB, ROM's below 512 MiB and SRAM's above, so the
+ * offset is the low 27 bits and the bits from 29 up tell which.
  */
+_Static_assert(BOARD_ROM_SIZE <= 0x08000000u && BOARD_SRAM_SIZE <= 0x08000000u,
+	       "rpl_mem_page_index takes the offset from the low 27 bits");
 static inline size_t rpl_mem_page_index(uint32_t addr)
 {
-	switch (addr >> 28) {
-	case 0: return addr >> RPL_MEM_PAGE_BITS;
-	case 1: return (addr - 0x10000000u) >> RPL_MEM_PAGE_BITS;
-	case 2: return RPL_MEM_ROM_PAGES + ((addr - 0x20000000u) >> RPL_MEM_PAGE_BITS);
-	default: return RPL_MEM_ROM_PAGES + ((addr - 0x38000000u) >> RPL_MEM_PAGE_BITS);
-	}
+	return (size_t)(addr >> 29 ? RPL_MEM_ROM_PAGES : 0) +
+	       ((addr & 0x07ffffffu) >> RPL_MEM_PAGE_BITS);
 }
 
 /*

@@ -43,7 +43,7 @@ static int undecodable(struct rpl *r, const char *file, int core, uint64_t bit)
 
 /* ---- stream heads --------------------------------------------------------- */
 
-static int lv_next(struct rpl *r)
+static inline __attribute__((always_inline)) int lv_next(struct rpl *r)
 {
 	int s;
 
