@@ -1664,35 +1664,38 @@ static inline __attribute__((always_inline)) int run_fast_with(struct rpl *r, ui
 								 struct isa_step *st)
 {
 	struct board_sched *sc = &r->sched;
-	struct rpl_summary *osum = NULL; /* the open summary, looked up once a stretch */
 	const struct isa_insn *in;
-	uint64_t end = UINT64_MAX, lim, before;
+	uint64_t lim, before;
 	uint32_t pc = 0;
-	int i, k, plain = 0, p, have_end;
+	int i, k, plain = 0, p;
 
 	/*
 	 * What only step_fast and rpl_ckpt_take change, read again after them:
 	 * lim, the position the plain path stops before (the end, at a core's
-	 * end, the next checkpoint); and osum after a checkpoint (rpl_ckpt_take
-	 * moves next_ckpt on, always).
+	 * end, the next checkpoint); and r->run_osum after a checkpoint
+	 * (rpl_ckpt_take moves next_ckpt on, always). The rest is read from r
+	 * where it is used: every register this loop holds is one the block
+	 * engine's inlined step has not.
 	 */
 #define RUN_FAST_LIM()                                                                             \
 	do {                                                                                       \
-		have_end = r->d.have_end;                                                          \
-		if (have_end) {                                                                    \
+		uint64_t end = UINT64_MAX;                                                         \
+                                                                                                   \
+		if (r->d.have_end) {                                                               \
 			end = 0;                                                                   \
 			for (int c = 0; c < r->ncores; c++)                                        \
 				end += r->d.budget[c];                                             \
 		}                                                                                  \
 		lim = r->d.ended ? 0 : end < r->next_ckpt ? end : r->next_ckpt;                    \
 	} while (0)
+	r->run_osum = NULL;
 	RUN_FAST_LIM();
 	while (r->d.position < to) {
 		i = board_sched_pick(sc);
 		/* (past the end, and at a core's end, step_fast reports what is wrong) */
 		p = 0;
 		in = NULL;
-		if (r->d.position < lim && (!have_end || r->d.insns[i] < r->d.budget[i]))
+		if (r->d.position < lim && (!r->d.have_end || r->d.insns[i] < r->d.budget[i]))
 			p = isa_cpu_step_plain_or(r->cpu[i], &pc, st, &in);
 		if (p < 0) {
 			r->failed = 1;
@@ -1704,23 +1707,26 @@ static inline __attribute__((always_inline)) int run_fast_with(struct rpl *r, ui
 
 			plain = 0;
 			before = r->d.steps;
-			/* (past the frontier: osum is the open summary, or NULL not looked up) */
-			k = step_fast(r, i, in, osum, st != NULL);
+			/* (run_osum: the open summary, or NULL not looked up) */
+			k = step_fast(r, i, in, r->run_osum, st != NULL);
 			if (k < 0)
 				r->good_steps = before;
 			if (k)
 				return k;
-			if (r->next_ckpt != ckpt)
-				osum = NULL;
-			RUN_FAST_LIM();
+			/* (lim moves at a checkpoint, at the end messages, at the end) */
+			if (r->next_ckpt != ckpt || r->d.have_end || r->d.ended) {
+				if (r->next_ckpt != ckpt)
+					r->run_osum = NULL;
+				RUN_FAST_LIM();
+			}
 			continue;
 		}
 		r->cur = i;
 		r->nacc = 0;
 		if (r->d.steps >= r->frontier) {
-			if (!osum)
-				osum = rpl_open_summary(r);
-			rpl_sum_pc(osum, pc);
+			if (!r->run_osum)
+				r->run_osum = rpl_open_summary(r);
+			rpl_sum_pc(r->run_osum, pc);
 			if (pc >> RPL_TIX_CODE_SHIFT != r->tix_line[i]) {
 				rpl_tix_pc(r->tix, r->d.position, pc);
 				r->tix_line[i] = pc >> RPL_TIX_CODE_SHIFT;
@@ -1749,7 +1755,7 @@ static inline __attribute__((always_inline)) int run_fast_with(struct rpl *r, ui
 			notify(r, i, st, sc->cycles[i]);
 		if (r->d.position >= r->next_ckpt) {
 			rpl_ckpt_take(r);
-			osum = NULL;
+			r->run_osum = NULL;
 			RUN_FAST_LIM();
 		}
 	}
