@@ -45,8 +45,12 @@ struct dc_fa {
 	uint64_t
 	    *flags; /* nways * fw words: granule k of way i is bit k % 64 of word i * fw + k / 64 */
 	struct dc_fa_stats stats[DC_FA_MAX_CORES];
-	/* per cache, the way of the line looked up last: a hint, checked before use */
+	/*
+	 * per cache, the way of the line looked up last: a hint, checked
+	 * before use, and always one of that cache's ways
+	 */
 	size_t hint[DC_FA_MAX_CORES];
+	uint32_t gran_mask; /* granules a line - 1 */
 	/*
 	 * held[held_bucket(ln)]: the valid ways, of all caches, whose line
 	 * falls in that bucket. Derived from ways (rebuilt by a restore, not
@@ -232,9 +236,12 @@ struct dc_fa *dc_fa_new(const struct dc_fa_config *cfg)
 	fa->assoc_bits = __builtin_ctz(cfg->assoc);
 	fa->cache_ways = (size_t)sets * cfg->assoc;
 	fa->fw = ((cfg->line >> fa->gran_bits) + 63) / 64;
+	fa->gran_mask = (cfg->line >> fa->gran_bits) - 1;
 	fa->nways = (size_t)ncaches * sets * cfg->assoc;
 	fa->ways = xcalloc(fa->nways, sizeof(*fa->ways));
 	fa->flags = xcalloc(fa->nways * fa->fw, sizeof(*fa->flags));
+	for (int c = 0; c < ncaches; c++)
+		fa->hint[c] = (size_t)c * fa->cache_ways;
 	return fa;
 }
 
@@ -275,21 +282,6 @@ static inline size_t lookup(const struct dc_fa *fa, size_t base, uint32_t ln)
 		if (fa->ways[i].tag == ln && (fa->ways[i].bits & FA_VALID))
 			return i;
 	return FA_NONE;
-}
-
-/* lookup() in cache c, trying the way of c's last hit first. */
-static inline size_t lookup_hinted(struct dc_fa *fa, int c, uint32_t ln)
-{
-	size_t i = fa->hint[c];
-
-	/* tags are whole line numbers: the right tag in c's ways is the right set */
-	if (i - (size_t)c * fa->cache_ways < fa->cache_ways && fa->ways[i].tag == ln &&
-	    (fa->ways[i].bits & FA_VALID))
-		return i;
-	i = lookup(fa, set_base(fa, c, ln), ln);
-	if (i != FA_NONE)
-		fa->hint[c] = i;
-	return i;
 }
 
 /*
@@ -396,47 +388,55 @@ static __attribute__((noinline)) enum dc_fa_result load_walk(struct dc_fa *fa,
  * The usual case is kept short, in 32 bits: one line (an access that wraps
  * at 4 GiB has its ends in different lines) whose flags fit one word. Its
  * hit, its flag miss and its line miss are load_walk's for that line, in
- * one pass; anything else takes the general walk.
+ * one pass; anything else takes the general walk. The replay makes one of
+ * these a load, so the way is found through the cache's hint first.
  */
 enum dc_fa_result dc_fa_load(struct dc_fa *fa, int core, uint32_t addr, unsigned n, uint32_t *ga,
 			     unsigned *glen)
 {
 	struct dc_fa_stats *st = &fa->stats[core];
 	int c = fa->cfg.shared ? 0 : core;
-	uint32_t last = addr + n - 1, gmask = fa->cfg.granule - 1, off = fa->cfg.line - 1, ln;
-	unsigned k0, k1;
-	uint64_t m;
+	unsigned lb = fa->line_bits, gb = fa->gran_bits, k0, kn;
+	uint32_t last = addr + n - 1, ln = addr >> lb, gmask;
+	uint64_t m, *f;
 	size_t i;
 	int line_miss = 0;
 
 	st->loads++;
-	if ((addr ^ last) >> fa->line_bits || fa->fw != 1)
+	if (__builtin_expect((last >> lb) != ln || fa->fw != 1, 0)) {
+		gmask = fa->cfg.granule - 1;
 		return load_walk(fa, st, c, addr & ~(uint64_t)gmask,
 				 (addr + (uint64_t)n + gmask) & ~(uint64_t)gmask, ga, glen);
-	ln = addr >> fa->line_bits;
-	k0 = (addr & off) >> fa->gran_bits;
-	k1 = ((last & off) >> fa->gran_bits) + 1;
-	m = ~0ull >> (64 - (k1 - k0)) << k0;
-	i = lookup_hinted(fa, c, ln);
-	if (i == FA_NONE) {
-		i = fill(fa, set_base(fa, c, ln), ln, st);
-		line_miss = 1;
+	}
+	k0 = (addr >> gb) & fa->gran_mask;
+	kn = ((last >> gb) & fa->gran_mask) - k0 + 1; /* granules: 1..64 */
+	m = ~0ull >> (64 - kn) << k0;
+	/* (a hint is always a way of its cache: a right tag there is the right set) */
+	i = fa->hint[c];
+	if (fa->ways[i].tag != ln || !(fa->ways[i].bits & FA_VALID)) {
+		i = lookup(fa, set_base(fa, c, ln), ln);
+		if (i == FA_NONE) {
+			i = fill(fa, set_base(fa, c, ln), ln, st);
+			line_miss = 1;
+		}
+		fa->hint[c] = i;
 	}
 	fa->ways[i].lru = ++fa->clock;
-	if ((fa->flags[i] & m) == m) { /* a line that missed came with its flags clear */
+	f = &fa->flags[i];
+	if ((*f & m) == m) { /* a line that missed came with its flags clear */
 		st->load_hits++;
 		return DC_FA_HIT;
 	}
-	fa->flags[i] |= m; /* Fig. 3, line 6 */
+	*f |= m; /* Fig. 3, line 6 */
 	if (line_miss)
 		st->line_misses++;
 	else
 		st->fa_misses++;
-	st->traced_bytes += (uint64_t)(k1 - k0) << fa->gran_bits;
+	st->traced_bytes += (uint64_t)kn << gb;
 	if (ga)
-		*ga = ln << fa->line_bits | k0 << fa->gran_bits;
+		*ga = ln << lb | k0 << gb;
 	if (glen)
-		*glen = (k1 - k0) << fa->gran_bits;
+		*glen = kn << gb;
 	return DC_FA_MISS;
 }
 
@@ -482,6 +482,31 @@ void dc_fa_store(struct dc_fa *fa, int core, uint32_t addr, unsigned n)
 	int miss = 0;
 
 	st->stores++;
+	if (first == last && fa->fw == 1) {
+		/* the usual store: one line whose flags fit one word, its way found as a load's */
+		uint64_t lb = (uint64_t)first << fa->line_bits;
+		size_t i = fa->hint[c];
+
+		if (fa->ways[i].tag != first || !(fa->ways[i].bits & FA_VALID)) {
+			i = lookup(fa, set_base(fa, c, first), first);
+			if (i == FA_NONE) {
+				i = fill(fa, set_base(fa, c, first), first, st);
+				st->store_misses++;
+			}
+			fa->hint[c] = i;
+		}
+		fa->ways[i].lru = ++fa->clock;
+		fa->ways[i].bits |= FA_DIRTY;
+		if (flo < fhi) {
+			unsigned k0 = (unsigned)(flo - lb) >> fa->gran_bits;
+			unsigned kn = (unsigned)(fhi - flo) >> fa->gran_bits;
+
+			fa->flags[i] |= ~0ull >> (64 - kn) << k0;
+		}
+		if (coherent)
+			invalidate_others(fa, core, first);
+		return;
+	}
 	for (uint32_t ln = first; ln <= last; ln++) {
 		uint64_t lb = (uint64_t)ln << fa->line_bits, le = lb + fa->cfg.line;
 		uint64_t a = flo > lb ? flo : lb, e = fhi < le ? fhi : le;

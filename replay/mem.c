@@ -5,27 +5,15 @@
 
 #include "board/board.h"
 
-#define PAGE_BITS 12
-#define PAGE_SIZE (1u << PAGE_BITS)
-#define ROM_PAGES (BOARD_ROM_SIZE >> PAGE_BITS)
-#define SRAM_PAGES (BOARD_SRAM_SIZE >> PAGE_BITS)
-
-struct rpl_mem_page {
-	unsigned refs; /* memory pictures sharing this page (copy on write) */
-	uint8_t data[PAGE_SIZE];
-	uint8_t known[PAGE_SIZE / 8];
-};
+#define PAGE_BITS RPL_MEM_PAGE_BITS
+#define PAGE_SIZE RPL_MEM_PAGE_SIZE
+#define ROM_PAGES RPL_MEM_ROM_PAGES
+#define SRAM_PAGES RPL_MEM_SRAM_PAGES
 
 /* The pages of a picture and its snapshots: what they hold together. */
-struct pool {
+struct rpl_mem_pool {
 	unsigned refs; /* pictures sharing it */
 	uint64_t pages;
-};
-
-struct rpl_mem {
-	struct pool *pool;
-	size_t held; /* pages held: page[]'s entries that are not NULL */
-	struct rpl_mem_page *page[ROM_PAGES + SRAM_PAGES];
 };
 
 static void unref(struct rpl_mem *m, struct rpl_mem_page *p)
@@ -123,18 +111,9 @@ int rpl_mem_valid(uint32_t addr, uint32_t n)
 	return board_mem_offset(addr, n) >= 0;
 }
 
-/*
- * Page index of a valid address, in either board map (board_mem_offset):
- * ROM at 0x0 or 0x10000000, SRAM at 0x20000000 or 0x38000000.
- */
 static inline size_t page_of(uint32_t addr)
 {
-	switch (addr >> 28) {
-	case 0: return addr >> PAGE_BITS;
-	case 1: return (addr - 0x10000000u) >> PAGE_BITS;
-	case 2: return ROM_PAGES + ((addr - 0x20000000u) >> PAGE_BITS);
-	default: return ROM_PAGES + ((addr - 0x38000000u) >> PAGE_BITS);
-	}
+	return rpl_mem_page_index(addr);
 }
 
 /* memcpy of n <= 8 bytes, the usual sizes with a constant length (one move, no call). */

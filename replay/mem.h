@@ -12,8 +12,10 @@
 #ifndef RAPTOR_RPL_MEM_H
 #define RAPTOR_RPL_MEM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
+#include "board/board.h"
 #include "util/util.h"
 
 struct rpl_mem;
@@ -92,5 +94,105 @@ struct rpl_mem_page *rpl_mem_page_new(struct rpl_mem *m, const uint8_t *data, co
 void rpl_mem_page_put(struct rpl_mem *m, struct rpl_mem_page *p);
 /* Page i of m becomes p (shared; NULL: absent). p must be of m's pool. */
 void rpl_mem_set_page(struct rpl_mem *m, size_t i, struct rpl_mem_page *p);
+
+/*
+ * ---- the replay's inline reads -----------------------------------------
+ *
+ * The layout below is mem.c's to change; it is here only so that the
+ * replay's load path (one word a load, millions of loads) reads a known
+ * value through the page pointer with no call and no byte loop.
+ */
+#define RPL_MEM_PAGE_BITS 12
+#define RPL_MEM_ROM_PAGES (BOARD_ROM_SIZE / RPL_MEM_PAGE_SIZE)
+#define RPL_MEM_SRAM_PAGES (BOARD_SRAM_SIZE / RPL_MEM_PAGE_SIZE)
+
+struct rpl_mem_page {
+	unsigned refs; /* memory pictures sharing this page (copy on write) */
+	uint8_t data[RPL_MEM_PAGE_SIZE];
+	uint8_t known[RPL_MEM_PAGE_SIZE / 8]; /* bit b of byte k: byte 8k + b is known */
+};
+
+struct rpl_mem {
+	struct rpl_mem_pool *pool;
+	size_t held; /* pages held: page[]'s entries that are not NULL */
+	struct rpl_mem_page *page[RPL_MEM_ROM_PAGES + RPL_MEM_SRAM_PAGES];
+};
+
+/*
+ * Page index of a valid address, in either board map (board_mem_offset):
+ * ROM at 0x0 or 0x10000000, SRAM at 0x20000000 or 0x38000000. Each sits
+ * at a multiple of 128 MiB, ROM's below 512 MiB and SRAM's above, so the
+ * offset is the low 27 bits and the bits from 29 up tell which.
+ */
+_Static_assert(BOARD_ROM_SIZE <= 0x08000000u && BOARD_SRAM_SIZE <= 0x08000000u,
+	       "rpl_mem_page_index takes the offset from the low 27 bits");
+static inline size_t rpl_mem_page_index(uint32_t addr)
+{
+	return (size_t)(addr >> 29 ? RPL_MEM_ROM_PAGES : 0) +
+	       ((addr & 0x07ffffffu) >> RPL_MEM_PAGE_BITS);
+}
+
+/*
+ * The n (1..8) bytes at addr (valid), little-endian, into *v: 1 when m
+ * knows every one of them and they lie in one page; 0 otherwise, *v
+ * untouched (rpl_mem_read then tells which byte is unknown).
+ */
+static inline int rpl_mem_peek(const struct rpl_mem *m, uint32_t addr, unsigned n, uint64_t *v)
+{
+	uint32_t off = addr & (RPL_MEM_PAGE_SIZE - 1), k = off / 8, sh = off % 8;
+	const struct rpl_mem_page *p = m->page[rpl_mem_page_index(addr)];
+	uint32_t want = ((1u << n) - 1) << sh, bits;
+	uint64_t x;
+
+	if (!p || n - 1 > 7 || off + n > RPL_MEM_PAGE_SIZE)
+		return 0;
+	/* the flags' second byte only when the bytes reach into it (none past the page) */
+	bits = p->known[k] | (sh + n > 8 ? (uint32_t)p->known[k + 1] << 8 : 0);
+	if ((bits & want) != want)
+		return 0;
+	if (n == 4) { /* (folds into one load) */
+		const uint8_t *b = p->data + off;
+
+		*v = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+		     (uint32_t)b[3] << 24;
+		return 1;
+	}
+	x = 0;
+	for (unsigned i = n; i-- > 0;)
+		x = x << 8 | p->data[off + i];
+	*v = x;
+	return 1;
+}
+
+/*
+ * rpl_mem_write of the n (1..4) bytes of the little-endian v at addr
+ * (valid) where m alone holds their page: 1; 0, nothing written, for
+ * rpl_mem_write to do it (a page not held yet or shared with a snapshot,
+ * bytes across pages).
+ */
+static inline int rpl_mem_poke(struct rpl_mem *m, uint32_t addr, unsigned n, uint32_t v)
+{
+	uint32_t off = addr & (RPL_MEM_PAGE_SIZE - 1), k = off / 8;
+	struct rpl_mem_page *p = m->page[rpl_mem_page_index(addr)];
+	uint32_t mask = ((1u << n) - 1) << (off % 8);
+	uint8_t *b;
+
+	if (!p || p->refs != 1 || n - 1 > 3 || off + n > RPL_MEM_PAGE_SIZE)
+		return 0;
+	b = p->data + off;
+	if (n == 4) { /* (folds into one store) */
+		b[0] = (uint8_t)v;
+		b[1] = (uint8_t)(v >> 8);
+		b[2] = (uint8_t)(v >> 16);
+		b[3] = (uint8_t)(v >> 24);
+	} else {
+		for (unsigned i = 0; i < n; i++)
+			b[i] = (uint8_t)(v >> (8 * i));
+	}
+	p->known[k] |= (uint8_t)mask;
+	if (mask >> 8)
+		p->known[k + 1] |= (uint8_t)(mask >> 8);
+	return 1;
+}
 
 #endif

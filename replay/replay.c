@@ -43,7 +43,7 @@ static int undecodable(struct rpl *r, const char *file, int core, uint64_t bit)
 
 /* ---- stream heads --------------------------------------------------------- */
 
-static int lv_next(struct rpl *r)
+static inline __attribute__((always_inline)) int lv_next(struct rpl *r)
 {
 	int s;
 
@@ -212,11 +212,41 @@ differ:
 		      "the traced bytes at 0x%08x differ from what the replay knows there", addr);
 }
 
+/* A cacheable load whose bytes memory must know (the cache copy says so). */
+static int load_known(struct rpl *r, int core, uint32_t addr, unsigned size, uint32_t *val)
+{
+	uint8_t b[4];
+	uint32_t first;
+
+	if (rpl_mem_read(r->mem, addr, b, size, &first))
+		return desync(r, r->lv_path ? r->lv_path : r->dir, core, r->d.lv_head_at,
+			      "a %u-byte load at 0x%08x reads 0x%08x, which the debugger does "
+			      "not know although the cache copy says it should", size, addr, first);
+	*val = le_value(b, size);
+	return 0;
+}
+
+/* A CFiat load the cache copy missed: the message with the bytes [ga, ga + glen). */
+static int load_traced(struct rpl *r, int core, uint32_t addr, unsigned size, uint32_t *val,
+		       uint32_t ga, unsigned glen)
+{
+	uint8_t v[ST_LV_MAX_VALUE];
+
+	if (lv_take(r, core, v, glen, "load") || merge(r, core, ga, v, glen))
+		return -1;
+	if (ga <= addr && (uint64_t)addr + size <= (uint64_t)ga + glen) {
+		/* the traced bytes cover the load: memory holds them now */
+		*val = le_value(v + (addr - ga), size);
+		return 0;
+	}
+	return load_known(r, core, addr, size, val);
+}
+
 /* A cacheable load: the software copy of the cache says known or traced. */
 static int load_mem(struct rpl *r, int core, uint32_t addr, unsigned size, uint32_t *val)
 {
-	uint8_t v[ST_LV_MAX_VALUE], b[4];
-	uint32_t ga, line = r->mf.cache.line, first;
+	uint8_t v[ST_LV_MAX_VALUE];
+	uint32_t ga, line = r->mf.cache.line;
 	unsigned glen;
 
 	switch (r->mf.lv_on ? (int)r->mf.lv.enc : -1) {
@@ -225,14 +255,7 @@ static int load_mem(struct rpl *r, int core, uint32_t addr, unsigned size, uint3
 			r->d.hits[core]++;
 			break;
 		}
-		if (lv_take(r, core, v, glen, "load") || merge(r, core, ga, v, glen))
-			return -1;
-		if (ga <= addr && (uint64_t)addr + size <= (uint64_t)ga + glen) {
-			/* the traced bytes cover the load: memory holds them now */
-			*val = le_value(v + (addr - ga), size);
-			return 0;
-		}
-		break;
+		return load_traced(r, core, addr, size, val, ga, glen);
 	case ST_LV_MC2RT: /* mc2RT Fig. 7 */
 		for (uint64_t l = addr & ~(line - 1); l <= ((uint64_t)addr + size - 1); l += line) {
 			if (dc_mc2rt_read(r->mc, core, (uint32_t)l, &ga) == DC_MC2RT_HIT) {
@@ -251,12 +274,79 @@ static int load_mem(struct rpl *r, int core, uint32_t addr, unsigned size, uint3
 	default:
 		break;
 	}
-	if (rpl_mem_read(r->mem, addr, b, size, &first))
-		return desync(r, r->lv_path ? r->lv_path : r->dir, core, r->d.lv_head_at,
-			      "a %u-byte load at 0x%08x reads 0x%08x, which the debugger does "
-			      "not know although the cache copy says it should", size, addr, first);
-	*val = le_value(b, size);
-	return 0;
+	return load_known(r, core, addr, size, val);
+}
+
+/* The n (<= 8) bytes at b, little-endian (the usual sizes fold into one load). */
+static inline uint64_t le_value64(const uint8_t *b, unsigned n)
+{
+	uint64_t v = 0;
+
+	switch (n) {
+	case 4: return le_value(b, 4);
+	case 8: return le_value(b, 4) | (uint64_t)le_value(b + 4, 4) << 32;
+	default:
+		for (unsigned i = n; i-- > 0;)
+			v = v << 8 | b[i];
+		return v;
+	}
+}
+
+/*
+ * load_mem for a CFiat recording, the usual outcomes without a byte loop or
+ * a copy: a hit on bytes memory knows, or a miss whose head is the core's
+ * with the right count, whose value of at most 8 bytes is in the stream and
+ * whose bytes memory knows already (they must agree) or not at all. Anything
+ * else goes load_mem's way, which says what is wrong in the same words.
+ */
+static inline __attribute__((always_inline)) int load_cfiat(struct rpl *r, int core, uint32_t addr,
+							    unsigned size, uint32_t *val)
+{
+	uint8_t v[ST_LV_MAX_VALUE];
+	uint32_t ga;
+	unsigned glen;
+	uint64_t have, x;
+	int s;
+
+	if (dc_fa_load(r->fa, core, addr, size, &ga, &glen) == DC_FA_HIT) {
+		r->d.hits[core]++;
+		if (!rpl_mem_peek(r->mem, addr, size, &x))
+			return load_known(r, core, addr, size, val);
+		*val = (uint32_t)x;
+		return 0;
+	}
+	if (glen > 8 || !r->d.lv_have || r->d.lv_head.core != core ||
+	    r->d.lv_head.count != r->d.hits[core] ||
+	    st_reader_left(&r->d.lvd.r) < 8 * (uint64_t)glen)
+		return load_traced(r, core, addr, size, val, ga, glen);
+	/* (with the bits there, a value of 8 bytes or less always decodes) */
+	s = st_lv_get_value(&r->d.lvd, v, glen);
+	if (s)
+		return undecodable(r, r->lv_path, core, r->d.lv_head_at);
+	if (r->nlv_due < MAX_STEP_ACC) {
+		r->lv_due[r->nlv_due] = r->d.lv_head.cycle;
+		r->lv_due_at[r->nlv_due++] = r->d.lv_head_at;
+	}
+	r->d.hits[core] = 0;
+	if (lv_next(r))
+		return -1;
+	x = le_value64(v, glen);
+	if (rpl_mem_peek(r->mem, ga, glen, &have)) {
+		if (have != x)
+			return desync(r, r->lv_path, core, r->d.lv_head_at,
+				      "the traced bytes at 0x%08x differ from what the replay "
+				      "knows there",
+				      ga);
+	} else if (merge(r, core, ga, v, glen)) {
+		return -1;
+	}
+	if (ga <= addr && (uint64_t)addr + size <= (uint64_t)ga + glen) {
+		*val = (uint32_t)(x >> (8 * (addr - ga)));
+		if (size < 4)
+			*val &= (1u << (8 * size)) - 1;
+		return 0;
+	}
+	return load_known(r, core, addr, size, val);
 }
 
 static void note_access(struct rpl *r, uint32_t addr, unsigned size, uint32_t val, int store,
@@ -291,7 +381,8 @@ static int bus_read(void *ctx, struct isa_cpu *cpu, uint32_t addr, unsigned size
 			return ISA_BUS_OK;
 		}
 		board_sched_access(&r->sched, core, addr, size, kind, 1);
-		if (load_mem(r, core, addr, size, val))
+		if (r->fa ? load_cfiat(r, core, addr, size, val)
+			  : load_mem(r, core, addr, size, val))
 			return ISA_BUS_OK;
 		break;
 	default:
@@ -324,8 +415,10 @@ static int bus_write(void *ctx, struct isa_cpu *cpu, uint32_t addr, unsigned siz
 
 	switch (board_map(&r->bm, addr, size, 1)) {
 	case BOARD_R_MEM:
-		le_bytes(b, val, size);
-		rpl_mem_write(r->mem, addr, b, size);
+		if (!rpl_mem_poke(r->mem, addr, size, val)) {
+			le_bytes(b, val, size);
+			rpl_mem_write(r->mem, addr, b, size);
+		}
 		for (int i = 0; i < r->ncores; i++)
 			if (i != core)
 				isa_cpu_snoop_store(r->cpu[i], addr, size);
@@ -714,7 +807,8 @@ static int cf_no_msg(struct rpl *r, int core, uint64_t count)
 	return 0;
 }
 
-static int cf_step(struct rpl *r, int core, const struct isa_step *st, uint64_t cycle)
+static inline __attribute__((always_inline)) int cf_step(struct rpl *r, int core,
+							 const struct isa_step *st, uint64_t cycle)
 {
 	struct bp_branch br;
 	struct bp_prediction pred;
@@ -1413,21 +1507,28 @@ static inline void note_tix_access(struct rpl *r, const struct acc *x)
 /*
  * One scheduler step: 0 go on, 1 the end of the recording (no step done
  * then, or the program's exit), -1 error. r->cur, r->last and r->acc tell
- * what the step did (r->last.ev is ISA_EV_SLEEP for a sleep step). in, if
- * not NULL, is the instruction the picked core's fast path found at its PC
- * (run_fast_with looked already), for isa_cpu_step_decoded.
+ * what the step did (r->last.ev is ISA_EV_SLEEP for a sleep step).
+ *
+ * step_once is the whole of it; run_fast_with's steps that are not plain
+ * are step_fast's, the same body compiled for the block engine (fast): no
+ * walk, not the simple engine, core i the pick already, in (if not NULL)
+ * the instruction its fast path found at the PC, for isa_cpu_step_decoded,
+ * osum (if not NULL) the open summary, looked up since the store last
+ * changed, and `checked` 0 when neither a truth nor an observer is there.
  */
-static int step_once(struct rpl *r, const struct isa_insn *in)
+static inline __attribute__((always_inline)) int step_body(struct rpl *r, int fast, int i,
+							   const struct isa_insn *in,
+							   struct rpl_summary *osum, int checked)
 {
 	struct isa_step *st = &r->last;
 	struct isa_cpu *cpu;
-	struct rpl_summary *osum; /* the open summary, past the frontier */
-	int i;
 	uint64_t cycle;
 
-	if (r->cfw)
-		return cf_only_step(r);
-	i = board_sched_pick(&r->sched);
+	if (!fast) {
+		if (r->cfw)
+			return cf_only_step(r);
+		i = board_sched_pick(&r->sched);
+	}
 	cpu = r->cpu[i];
 	r->nacc = 0;
 	r->cur = i;
@@ -1441,7 +1542,7 @@ static int step_once(struct rpl *r, const struct isa_insn *in)
 		r->d.ended = 1;
 		return 1;
 	}
-	if (r->simple && isa_cpu_sleeping(cpu))
+	if (!fast && r->simple && isa_cpu_sleeping(cpu))
 		return sleep_step(r, i);
 	if (r->d.have_end && r->d.insns[i] >= r->d.budget[i] && !isa_cpu_sleeping(cpu))
 		return desync(r, r->cf_path, i, r->d.cf_head_at, "core %d runs past the end of its "
@@ -1458,7 +1559,10 @@ static int step_once(struct rpl *r, const struct isa_insn *in)
 		return r->failed = 1, -1;
 	if (st->ev == ISA_EV_SLEEP)
 		return sleep_step(r, i);
-	osum = r->d.steps >= r->frontier ? rpl_open_summary(r) : NULL;
+	if (r->d.steps < r->frontier)
+		osum = NULL;
+	else if (!osum)
+		osum = rpl_open_summary(r);
 	if (osum && st->ev != ISA_EV_EXCEPTION) {
 		rpl_sum_pc(osum, st->pc);
 		if (st->pc >> RPL_TIX_CODE_SHIFT != r->tix_line[i]) {
@@ -1486,9 +1590,9 @@ static int step_once(struct rpl *r, const struct isa_insn *in)
 					      U(r->lv_due[k]), U(cycle));
 	if (cf_step(r, i, st, cycle))
 		return -1;
-	if (r->truth && verify_step(r, i, st, cycle))
+	if (checked && r->truth && verify_step(r, i, st, cycle))
 		return -1;
-	if (r->obs)
+	if (checked && r->obs)
 		notify(r, i, st, cycle);
 	if (osum) {
 		for (int a = 0; a < r->nacc; a++) {
@@ -1518,6 +1622,20 @@ static int step_once(struct rpl *r, const struct isa_insn *in)
 	return 0;
 }
 
+static int step_once(struct rpl *r)
+{
+	return step_body(r, 0, 0, NULL, NULL, 1);
+}
+
+/* run_fast_with's step_body (above); `checked` is a constant in each call. */
+static __attribute__((noinline)) int step_fast(struct rpl *r, int i, const struct isa_insn *in,
+					       struct rpl_summary *osum, int checked)
+{
+	if (checked)
+		return step_body(r, 1, i, in, osum, 1);
+	return step_body(r, 1, i, in, osum, 0);
+}
+
 /*
  * One step of the replay: 0, 1 at the end, -1 at an error. After an error the
  * step counters may already count the step that failed, so good_steps keeps
@@ -1526,7 +1644,7 @@ static int step_once(struct rpl *r, const struct isa_insn *in)
 int rpl_step_one(struct rpl *r)
 {
 	uint64_t before = r->d.steps;
-	int k = step_once(r, NULL);
+	int k = step_once(r);
 
 	if (k < 0)
 		r->good_steps = before;
@@ -1539,41 +1657,45 @@ int rpl_step_one(struct rpl *r)
  * exactly the bookkeeping step_once gives them (a plain step accesses no
  * data, takes no branch and sends no message: its cost is 1 plus the
  * jitter, the control-flow counters count it, the summary notes its PC,
- * the truth and the observer see it); every other step is step_once's.
+ * the truth and the observer see it); every other step is step_once's
+ * (step_fast).
  */
 static inline __attribute__((always_inline)) int run_fast_with(struct rpl *r, uint64_t to,
 								 struct isa_step *st)
 {
 	struct board_sched *sc = &r->sched;
-	struct rpl_summary *osum = NULL; /* the open summary, looked up once a stretch */
 	const struct isa_insn *in;
-	uint64_t end = UINT64_MAX, lim, before;
+	uint64_t lim, before;
 	uint32_t pc = 0;
-	int i, k, plain = 0, p, have_end;
+	int i, k, plain = 0, p;
 
 	/*
-	 * What only step_once and rpl_ckpt_take change, read again after them:
+	 * What only step_fast and rpl_ckpt_take change, read again after them:
 	 * lim, the position the plain path stops before (the end, at a core's
-	 * end, the next checkpoint), and osum.
+	 * end, the next checkpoint); and r->run_osum after a checkpoint
+	 * (rpl_ckpt_take moves next_ckpt on, always). The rest is read from r
+	 * where it is used: every register this loop holds is one the block
+	 * engine's inlined step has not.
 	 */
-#define RUN_FAST_FRESH()                                                                         \
-	do {                                                                                     \
-		have_end = r->d.have_end;                                                        \
-		if (have_end) {                                                                  \
-			end = 0;                                                                 \
-			for (int c = 0; c < r->ncores; c++)                                      \
-				end += r->d.budget[c];                                           \
-		}                                                                                \
-		lim = r->d.ended ? 0 : end < r->next_ckpt ? end : r->next_ckpt;                  \
-		osum = NULL;                                                                     \
+#define RUN_FAST_LIM()                                                                             \
+	do {                                                                                       \
+		uint64_t end = UINT64_MAX;                                                         \
+                                                                                                   \
+		if (r->d.have_end) {                                                               \
+			end = 0;                                                                   \
+			for (int c = 0; c < r->ncores; c++)                                        \
+				end += r->d.budget[c];                                             \
+		}                                                                                  \
+		lim = r->d.ended ? 0 : end < r->next_ckpt ? end : r->next_ckpt;                    \
 	} while (0)
-	RUN_FAST_FRESH();
+	r->run_osum = NULL;
+	RUN_FAST_LIM();
 	while (r->d.position < to) {
 		i = board_sched_pick(sc);
-		/* (past the end, and at a core's end, step_once reports what is wrong) */
+		/* (past the end, and at a core's end, step_fast reports what is wrong) */
 		p = 0;
 		in = NULL;
-		if (r->d.position < lim && (!have_end || r->d.insns[i] < r->d.budget[i]))
+		if (r->d.position < lim && (!r->d.have_end || r->d.insns[i] < r->d.budget[i]))
 			p = isa_cpu_step_plain_or(r->cpu[i], &pc, st, &in);
 		if (p < 0) {
 			r->failed = 1;
@@ -1581,22 +1703,30 @@ static inline __attribute__((always_inline)) int run_fast_with(struct rpl *r, ui
 			return -1;
 		}
 		if (!p) {
+			uint64_t ckpt = r->next_ckpt;
+
 			plain = 0;
 			before = r->d.steps;
-			k = step_once(r, in);
+			/* (run_osum: the open summary, or NULL not looked up) */
+			k = step_fast(r, i, in, r->run_osum, st != NULL);
 			if (k < 0)
 				r->good_steps = before;
 			if (k)
 				return k;
-			RUN_FAST_FRESH();
+			/* (lim moves at a checkpoint, at the end messages, at the end) */
+			if (r->next_ckpt != ckpt || r->d.have_end || r->d.ended) {
+				if (r->next_ckpt != ckpt)
+					r->run_osum = NULL;
+				RUN_FAST_LIM();
+			}
 			continue;
 		}
 		r->cur = i;
 		r->nacc = 0;
 		if (r->d.steps >= r->frontier) {
-			if (!osum)
-				osum = rpl_open_summary(r);
-			rpl_sum_pc(osum, pc);
+			if (!r->run_osum)
+				r->run_osum = rpl_open_summary(r);
+			rpl_sum_pc(r->run_osum, pc);
 			if (pc >> RPL_TIX_CODE_SHIFT != r->tix_line[i]) {
 				rpl_tix_pc(r->tix, r->d.position, pc);
 				r->tix_line[i] = pc >> RPL_TIX_CODE_SHIFT;
@@ -1625,10 +1755,11 @@ static inline __attribute__((always_inline)) int run_fast_with(struct rpl *r, ui
 			notify(r, i, st, sc->cycles[i]);
 		if (r->d.position >= r->next_ckpt) {
 			rpl_ckpt_take(r);
-			RUN_FAST_FRESH();
+			r->run_osum = NULL;
+			RUN_FAST_LIM();
 		}
 	}
-#undef RUN_FAST_FRESH
+#undef RUN_FAST_LIM
 	if (plain && !st) {
 		/* r->last, filled only under the truth or an observer: the step's PCs */
 		memset(&r->last, 0, sizeof(r->last));

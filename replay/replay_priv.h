@@ -132,6 +132,11 @@ struct rpl {
 	 * size; the step-by-step callers (rpl_step_one) get it whole.
 	 */
 	struct isa_step last;
+	/*
+	 * run_fast_with's open summary, looked up once a stretch (NULL: not
+	 * yet); kept here rather than in a register the block engine needs.
+	 */
+	struct rpl_summary *run_osum;
 
 	/*
 	 * checkpoints, at every `interval`-th position (slot position / interval),

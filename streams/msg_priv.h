@@ -196,23 +196,33 @@ static inline enum rd_err get_uvlc(struct st_reader *r, struct st_vlc ch, uint64
 static inline int win_uvlc(uint64_t w, unsigned *at, unsigned avail, struct st_vlc ch,
 			   uint64_t *out)
 {
-	unsigned p = *at, c = ch.c0, shift = 0;
-	uint64_t v = 0, x;
+	unsigned p = *at, c = ch.c0, shift;
+	uint64_t v, x;
 
+	/* the first chunk, all of most values, before the loop over the others */
+	if (c >= 57 || p + c + 1 > avail)
+		return 0;
+	v = (w >> p) & ((UINT64_C(1) << c) - 1);
+	p += c + 1;
+	if (!(w >> (p - 1) & 1)) {
+		*at = p;
+		*out = v;
+		return 1;
+	}
+	shift = c;
+	c = ch.c1;
 	for (;;) {
 		if (c >= 57 || p + c + 1 > avail)
 			return 0;
 		x = (w >> p) & ((UINT64_C(1) << c) - 1);
 		p += c + 1;
-		if (!(w >> (p - 1) & 1)) { /* the last chunk */
-			if (!x && shift)
+		v |= x << shift;
+		if (!(w >> (p - 1) & 1)) { /* the last chunk: zeros are not minimal */
+			if (!x)
 				return 0;
-			v |= x << shift;
 			break;
 		}
-		v |= x << shift;
 		shift += c;
-		c = ch.c1;
 	}
 	*at = p;
 	*out = v;
