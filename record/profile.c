@@ -67,7 +67,8 @@ static void merge(struct rec_profile *p)
 				dst[i] += src[i];
 		}
 	}
-	memset(p->bits + row(p, n, 0), 0, (p->used - n) * per * sizeof(*p->bits));
+	if (p->used > n) /* (none used yet, bits may be NULL: a run's first message late) */
+		memset(p->bits + row(p, n, 0), 0, (p->used - n) * per * sizeof(*p->bits));
 	p->used = n;
 	p->window *= f;
 	p->span = 0;
