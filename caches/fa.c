@@ -312,6 +312,30 @@ static size_t fill(struct dc_fa *fa, size_t base, uint32_t ln, struct dc_fa_stat
 	return v;
 }
 
+/*
+ * The way of line ln in cache c, its LRU stamp renewed: the cache's hint
+ * first (always a way of its cache, so a right tag there is the right
+ * set), else a lookup, else a fill (*filled = 1; 0 otherwise), the hint
+ * then moved to it.
+ */
+static inline size_t way_of(struct dc_fa *fa, int c, uint32_t ln, struct dc_fa_stats *st,
+			    int *filled)
+{
+	size_t i = fa->hint[c];
+
+	*filled = 0;
+	if (fa->ways[i].tag != ln || !(fa->ways[i].bits & FA_VALID)) {
+		i = lookup(fa, set_base(fa, c, ln), ln);
+		if (i == FA_NONE) {
+			i = fill(fa, set_base(fa, c, ln), ln, st);
+			*filled = 1;
+		}
+		fa->hint[c] = i;
+	}
+	fa->ways[i].lru = ++fa->clock;
+	return i;
+}
+
 /* The bits of flag word w that granules [k0, k1) (k0 < k1) cover. */
 static inline uint64_t word_mask(unsigned w, unsigned k0, unsigned k1)
 {
@@ -411,17 +435,7 @@ enum dc_fa_result dc_fa_load(struct dc_fa *fa, int core, uint32_t addr, unsigned
 	k0 = (addr >> gb) & fa->gran_mask;
 	kn = ((last >> gb) & fa->gran_mask) - k0 + 1; /* granules: 1..64 */
 	m = ~0ull >> (64 - kn) << k0;
-	/* (a hint is always a way of its cache: a right tag there is the right set) */
-	i = fa->hint[c];
-	if (fa->ways[i].tag != ln || !(fa->ways[i].bits & FA_VALID)) {
-		i = lookup(fa, set_base(fa, c, ln), ln);
-		if (i == FA_NONE) {
-			i = fill(fa, set_base(fa, c, ln), ln, st);
-			line_miss = 1;
-		}
-		fa->hint[c] = i;
-	}
-	fa->ways[i].lru = ++fa->clock;
+	i = way_of(fa, c, ln, st, &line_miss);
 	f = &fa->flags[i];
 	if ((*f & m) == m) { /* a line that missed came with its flags clear */
 		st->load_hits++;
@@ -485,17 +499,9 @@ void dc_fa_store(struct dc_fa *fa, int core, uint32_t addr, unsigned n)
 	if (first == last && fa->fw == 1) {
 		/* the usual store: one line whose flags fit one word, its way found as a load's */
 		uint64_t lb = (uint64_t)first << fa->line_bits;
-		size_t i = fa->hint[c];
+		size_t i = way_of(fa, c, first, st, &miss);
 
-		if (fa->ways[i].tag != first || !(fa->ways[i].bits & FA_VALID)) {
-			i = lookup(fa, set_base(fa, c, first), first);
-			if (i == FA_NONE) {
-				i = fill(fa, set_base(fa, c, first), first, st);
-				st->store_misses++;
-			}
-			fa->hint[c] = i;
-		}
-		fa->ways[i].lru = ++fa->clock;
+		st->store_misses += (uint64_t)miss;
 		fa->ways[i].bits |= FA_DIRTY;
 		if (flo < fhi) {
 			unsigned k0 = (unsigned)(flo - lb) >> fa->gran_bits;
