@@ -145,6 +145,28 @@ static inline uint32_t le_value(const uint8_t *b, unsigned n)
 }
 
 /*
+ * The message at the head (stamped, read from bit `at`) was core's and its
+ * value is read: its stamp is due at the end of the step, the core's hits
+ * count anew, the next head is decoded. 0 / -1 (desync reported).
+ */
+static inline __attribute__((always_inline)) int lv_taken(struct rpl *r, int core, uint64_t at)
+{
+	if (r->nlv_due < MAX_STEP_ACC) {
+		r->lv_due[r->nlv_due] = r->d.lv_head.cycle;
+		r->lv_due_at[r->nlv_due++] = at;
+	}
+	r->d.hits[core] = 0;
+	return lv_next(r);
+}
+
+/* Traced bytes at addr that disagree with what memory knows: -1. */
+static int traced_differ(struct rpl *r, int core, uint32_t addr)
+{
+	return desync(r, r->lv_path, core, r->d.lv_head_at,
+		      "the traced bytes at 0x%08x differ from what the replay knows there", addr);
+}
+
+/*
  * Take the next lv message for core, with count hits before it, and n value
  * bytes into val. 0 / -1 (desync reported).
  */
@@ -171,12 +193,7 @@ static int lv_take(struct rpl *r, int core, uint8_t *val, unsigned n, const char
 	error_quiet(-1);
 	if (s)
 		return undecodable(r, r->lv_path, core, at);
-	if (r->nlv_due < MAX_STEP_ACC) {
-		r->lv_due[r->nlv_due] = r->d.lv_head.cycle;
-		r->lv_due_at[r->nlv_due++] = at;
-	}
-	r->d.hits[core] = 0;
-	return lv_next(r);
+	return lv_taken(r, core, at);
 }
 
 /* Merge traced bytes into memory: known bytes must agree. */
@@ -208,8 +225,7 @@ static int merge(struct rpl *r, int core, uint32_t addr, const uint8_t *val, uns
 	rpl_mem_write(r->mem, addr, val, n);
 	return 0;
 differ:
-	return desync(r, r->lv_path, core, r->d.lv_head_at,
-		      "the traced bytes at 0x%08x differ from what the replay knows there", addr);
+	return traced_differ(r, core, addr);
 }
 
 /* A cacheable load whose bytes memory must know (the cache copy says so). */
@@ -323,20 +339,12 @@ static inline __attribute__((always_inline)) int load_cfiat(struct rpl *r, int c
 	s = st_lv_get_value(&r->d.lvd, v, glen);
 	if (s)
 		return undecodable(r, r->lv_path, core, r->d.lv_head_at);
-	if (r->nlv_due < MAX_STEP_ACC) {
-		r->lv_due[r->nlv_due] = r->d.lv_head.cycle;
-		r->lv_due_at[r->nlv_due++] = r->d.lv_head_at;
-	}
-	r->d.hits[core] = 0;
-	if (lv_next(r))
+	if (lv_taken(r, core, r->d.lv_head_at))
 		return -1;
 	x = le_value64(v, glen);
 	if (rpl_mem_peek(r->mem, ga, glen, &have)) {
 		if (have != x)
-			return desync(r, r->lv_path, core, r->d.lv_head_at,
-				      "the traced bytes at 0x%08x differ from what the replay "
-				      "knows there",
-				      ga);
+			return traced_differ(r, core, ga);
 	} else if (merge(r, core, ga, v, glen)) {
 		return -1;
 	}
