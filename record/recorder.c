@@ -196,27 +196,7 @@ static __attribute__((noinline)) void truth_step(struct rec *r, int core, const 
 	}
 }
 
-static void on_step(void *ctx, int core, const struct isa_step *st, uint64_t cycle)
-{
-	struct rec *r = ctx;
-
-	r->last_core = core;
-	if (r->port) {
-		const struct isa_cpu *cpu = board_cpu(r->b, core);
-
-		/* an error sticks: the run stops after this step (rec_run) */
-		if (rec_port_step(r->port, core, st, isa_cpu_get(cpu, ISA_R_PC),
-				  isa_cpu_get(cpu, ISA_R_LR), cycle))
-			r->port_failed = 1;
-	}
-	rec_cf_step(r->cf, core, st, cycle);
-	if (r->lv)
-		rec_lv_step(r->lv, core, cycle);
-	if (r->truth)
-		truth_step(r, core, st, cycle);
-}
-
-/* on_step without the truth and a trace port (rec_run's usual case): the encoders only. */
+/* The encoders' part of every step; the board's on_step itself without the truth and a trace port. */
 static void on_step_encoders(void *ctx, int core, const struct isa_step *st, uint64_t cycle)
 {
 	struct rec *r = ctx;
@@ -225,6 +205,23 @@ static void on_step_encoders(void *ctx, int core, const struct isa_step *st, uin
 	rec_cf_step(r->cf, core, st, cycle);
 	if (r->lv)
 		rec_lv_step(r->lv, core, cycle);
+}
+
+static void on_step(void *ctx, int core, const struct isa_step *st, uint64_t cycle)
+{
+	struct rec *r = ctx;
+
+	if (r->port) {
+		const struct isa_cpu *cpu = board_cpu(r->b, core);
+
+		/* an error sticks: the run stops after this step (rec_run) */
+		if (rec_port_step(r->port, core, st, isa_cpu_get(cpu, ISA_R_PC),
+				  isa_cpu_get(cpu, ISA_R_LR), cycle))
+			r->port_failed = 1;
+	}
+	on_step_encoders(ctx, core, st, cycle);
+	if (r->truth)
+		truth_step(r, core, st, cycle);
 }
 
 /* n plain steps of core (only without the truth and a trace port: see rec_run). */
