@@ -240,14 +240,17 @@ int cmd_index(int argc, char **argv)
 	if (rpl_idx_write(x, r))
 		goto out;
 	t2 = now();
-	if (!quiet)
+	if (!quiet) {
+		uint64_t deltas, sb = rpl_idx_state_bytes(x, &deltas);
+
 		fprintf(stderr,
 			"raptor index: %s: %" PRIu64 " checkpoints over %" PRIu64
 			" instructions (replayed in %.2f s, %.1f MIPS; written in %.2f s) to %s, "
-			"%" PRIu64 " bytes\n",
+			"%" PRIu64 " bytes (their states %" PRIu64 ", %" PRIu64 " of them deltas)\n",
 			dir, rpl_idx_count(x), rpl_position(r), t1 - t0,
 			t1 > t0 ? rpl_position(r) / (t1 - t0) / 1e6 : 0.0, t2 - t1, rpl_idx_path(x),
-			rpl_idx_bytes(x));
+			rpl_idx_bytes(x), sb, deltas);
+	}
 	rc = 0;
 out:
 	rpl_idx_free(x);

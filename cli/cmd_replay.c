@@ -232,14 +232,14 @@ int cmd_replay(int argc, char **argv)
 				"of --memory %llu (time index %llu, initial image %llu, live "
 				"memory %llu, cf walk %llu, decoded path %llu, rest of the process "
 				"%llu of %llu "
-				"resident); %zu compressed (%llu to %llu bytes), %llu dropped, "
-				"%llu laid down again\n", (unsigned long long)cs.bytes,
+				"resident); %zu compressed (%zu of them as deltas; %llu to %llu "
+				"bytes), %llu dropped, %llu laid down again\n", (unsigned long long)cs.bytes,
 				(unsigned long long)cs.peak, (unsigned long long)cs.budget,
 				(unsigned long long)mu.memory, (unsigned long long)mu.time_index,
 				(unsigned long long)mu.initial, (unsigned long long)mu.live,
 				(unsigned long long)mu.walk, (unsigned long long)mu.path,
 				(unsigned long long)mu.rest,
-				(unsigned long long)mu.resident, cs.packed,
+				(unsigned long long)mu.resident, cs.packed, cs.deltas,
 				(unsigned long long)cs.raw_state, (unsigned long long)cs.packed_state,
 				(unsigned long long)cs.dropped, (unsigned long long)cs.recreated);
 			if (mu.walk_messages)

@@ -8,6 +8,9 @@
 #define DENSE_BITS 6  /* at sparse 0: 2^6 slots each side at full density */
 #define MAX_SPARSE 70 /* m = 64: only slot 0 is kept */
 #define HOT 4	      /* checkpoints nearest the replay whose state stays raw */
+#define CHAIN 8	      /* a delta's key is one of the CHAIN - 1 entries before it when packed */
+#define NONE UINT64_MAX	      /* entry.base: not a delta */
+#define LOST (UINT64_MAX - 1) /* entry.base: a delta whose key went and whose bytes did not inflate */
 
 struct entry {
 	uint64_t slot, steps, position;
@@ -16,6 +19,14 @@ struct entry {
 	size_t len;	   /* bytes at state */
 	int packed, tried; /* compressed; compression tried (it may not pay) */
 	struct rpl_summary *sum;
+	/*
+	 * base: NONE, or the state is packed as a delta: the XOR of the raw
+	 * state with the raw state of its key, the entry of those steps, which
+	 * is not a delta itself (raw, or packed whole). deps: the deltas whose
+	 * key this entry is.
+	 */
+	uint64_t base;
+	unsigned deps;
 };
 
 struct rpl_ckstore {
@@ -25,10 +36,15 @@ struct rpl_ckstore {
 	const struct rpl_mem *live;
 	uint64_t budget, held, peak;
 	unsigned sparse;
-	uint64_t dropped, recreated;
+	uint64_t dropped, recreated, rekeyed;
 	/* the latest compressed state inflated, and whose (steps; UINT64_MAX: none) */
 	uint8_t *scratch;
 	uint64_t scratch_steps;
+	/* the latest packed key inflated, and whose (steps; NONE: none) */
+	uint8_t *kraw;
+	uint64_t kraw_steps;
+	/* a delta's XOR on its way to and from the compressor; a new key's raw state (rekey) */
+	uint8_t *xbuf, *nraw;
 	/*
 	 * pack's output, zpack_bound(state_size) bytes, kept with the
 	 * compressor (no workspace allocated per state): the compressed
@@ -55,6 +71,7 @@ struct rpl_ckstore *rpl_ckstore_new(size_t state_size, const struct rpl_mem *liv
 	s->live = live;
 	s->budget = budget;
 	s->scratch_steps = UINT64_MAX;
+	s->kraw_steps = NONE;
 	return s;
 }
 
@@ -73,6 +90,9 @@ void rpl_ckstore_free(struct rpl_ckstore *s)
 		entry_release(&s->e[i]);
 	free(s->e);
 	free(s->scratch);
+	free(s->kraw);
+	free(s->xbuf);
+	free(s->nraw);
 	zpack_free(s->zp);
 	free(s->zbuf);
 	free(s);
@@ -160,7 +180,7 @@ void rpl_ckstore_add(struct rpl_ckstore *s, uint64_t slot, uint64_t steps, uint6
 	memmove(&s->e[i + 1], &s->e[i], (s->n - i) * sizeof(*s->e));
 	s->n++;
 	e = &s->e[i];
-	*e = (struct entry){slot, steps, position, snap, state, s->state_size, 0, 0, NULL};
+	*e = (struct entry){slot, steps, position, snap, state, s->state_size, 0, 0, NULL, NONE, 0};
 	e->sum = xmalloc(sizeof(*e->sum));
 	if (fresh)
 		memset(e->sum, 0, sizeof(*e->sum));
@@ -185,27 +205,101 @@ static struct zpack *zp(struct rpl_ckstore *s)
 	return s->zp;
 }
 
-const uint8_t *rpl_ckstore_state(struct rpl_ckstore *s, size_t i, const struct rpl_mem **mem)
+/* The entry of exactly these steps, or -1. */
+static long find(const struct rpl_ckstore *s, uint64_t steps)
 {
-	struct entry *e = &s->e[i];
+	size_t i;
 
-	*mem = e->mem;
+	if (!s->n)
+		return -1;
+	i = before(s, steps, 0);
+	return s->e[i].steps == steps ? (long)i : -1;
+}
+
+/* dst ^= src, n bytes (a multiple of nothing in particular). */
+static void xor_into(uint8_t *dst, const uint8_t *src, size_t n)
+{
+	size_t k = 0;
+
+	for (; k + 8 <= n; k += 8) {
+		uint64_t a, b;
+
+		memcpy(&a, dst + k, 8);
+		memcpy(&b, src + k, 8);
+		a ^= b;
+		memcpy(dst + k, &a, 8);
+	}
+	for (; k < n; k++)
+		dst[k] ^= src[k];
+}
+
+static int inflate(struct rpl_ckstore *s, const struct entry *e, uint8_t *dst);
+
+/*
+ * Entry i's raw state: its own if raw, else unpacked into the buffer *buf
+ * (allocated at first use), which keeps the latest one unpacked, of steps
+ * *at (NONE: none). NULL when it does not inflate (reported).
+ */
+static const uint8_t *unpacked(struct rpl_ckstore *s, size_t i, uint8_t **buf, uint64_t *at)
+{
+	const struct entry *e = &s->e[i];
+
 	if (!e->packed)
 		return e->state;
-	if (s->scratch_steps == e->steps)
-		return s->scratch;
-	if (!s->scratch)
-		s->scratch = xmalloc(s->state_size);
-	s->scratch_steps = UINT64_MAX;
+	if (*at == e->steps)
+		return *buf;
+	if (!*buf)
+		*buf = xmalloc(s->state_size);
+	*at = NONE;
+	if (inflate(s, e, *buf))
+		return NULL;
+	*at = e->steps;
+	return *buf;
+}
+
+/* The raw state of entry j, a key (not a delta), kept unpacked for the next delta on it. */
+static const uint8_t *key_raw(struct rpl_ckstore *s, size_t j)
+{
+	return unpacked(s, j, &s->kraw, &s->kraw_steps);
+}
+
+/* Packed entry e's raw state into dst (state_size bytes): 0, or -1 (reported). */
+static int inflate(struct rpl_ckstore *s, const struct entry *e, uint8_t *dst)
+{
+	const uint8_t *k = NULL;
+
 	if (!zp(s))
-		return NULL;
-	if (zpack_unpack(s->zp, s->scratch, s->state_size, e->state, e->len)) {
-		error("replay: the compressed checkpoint at step %llu does not inflate",
-		      (unsigned long long)e->steps);
-		return NULL;
+		return -1;
+	if (e->base == LOST)
+		return error("replay: the compressed checkpoint at step %llu does not inflate",
+			     (unsigned long long)e->steps);
+	if (e->base != NONE) {
+		long j = find(s, e->base);
+
+		if (j < 0 || s->e[j].base != NONE)
+			return error("replay: the checkpoint at step %llu is a delta against one "
+				     "at step %llu that the store does not hold (a bug)",
+				     (unsigned long long)e->steps, (unsigned long long)e->base);
+		if (!(k = key_raw(s, (size_t)j)))
+			return -1;
 	}
-	s->scratch_steps = e->steps;
-	return s->scratch;
+	if (zpack_unpack(s->zp, dst, s->state_size, e->state, e->len))
+		return error("replay: the compressed checkpoint at step %llu does not inflate",
+			     (unsigned long long)e->steps);
+	if (k)
+		xor_into(dst, k, s->state_size);
+	return 0;
+}
+
+const uint8_t *rpl_ckstore_state(struct rpl_ckstore *s, size_t i, const struct rpl_mem **mem)
+{
+	*mem = s->e[i].mem;
+	return unpacked(s, i, &s->scratch, &s->scratch_steps);
+}
+
+const struct rpl_mem *rpl_ckstore_mem(const struct rpl_ckstore *s, size_t i)
+{
+	return s->e[i].mem;
 }
 
 struct rpl_summary *rpl_ckstore_sum(struct rpl_ckstore *s, size_t i)
@@ -229,34 +323,156 @@ uint64_t rpl_ckstore_bytes(const struct rpl_ckstore *s)
 	return s->held + rpl_mem_pool_bytes(s->live) - rpl_mem_bytes(s->live);
 }
 
-/* Compress entry e's state (util/zpack.h; kept raw if that does not pay). */
-static void pack(struct rpl_ckstore *s, struct entry *e)
+/* Trailing zero bits of a slot (64 for slot 0): how long thinning keeps it (ckstore.h). */
+static unsigned durability(uint64_t slot)
+{
+	return slot ? (unsigned)__builtin_ctzll(slot) : 64;
+}
+
+/*
+ * The key for entry i's delta: the nearest of the CHAIN - 1 entries before
+ * it that is not a delta and whose slot outlasts i's under thinning (more
+ * trailing zero bits: the rule drops i first, but for a rare case near
+ * the replay, which rekey() mends), or -1.
+ */
+static long key_for(const struct rpl_ckstore *s, size_t i)
+{
+	for (size_t j = i; j-- > 0 && i - j < CHAIN;)
+		if (rpl_ckstore_may_key(s, j, i))
+			return (long)j;
+	return -1;
+}
+
+int rpl_ckstore_may_key(const struct rpl_ckstore *s, size_t k, size_t i)
+{
+	return k < i && i - k < CHAIN && s->e[k].base == NONE &&
+	       durability(s->e[k].slot) > durability(s->e[i].slot);
+}
+
+/*
+ * Entry e's state becomes the packed src (state_size raw bytes): 0, or -1
+ * when packing does not pay (e unchanged). In e's block, shrunk or grown
+ * in place: nothing new is taken from the heap per state.
+ */
+static int store_packed(struct rpl_ckstore *s, struct entry *e, const uint8_t *src)
 {
 	size_t bound = zpack_bound(s->state_size), n;
 
-	e->tried = 1;
-	if (!s->zbuf) {
-		if (!zp(s))
-			return; /* (out of memory: the states stay raw) */
+	if (!s->zbuf)
 		s->zbuf = xmalloc(bound);
-	}
-	n = zpack_pack(s->zp, s->zbuf, bound, e->state, s->state_size);
+	n = zpack_pack(s->zp, s->zbuf, bound, src, s->state_size);
 	if (!n || n >= s->state_size)
-		return;
-	/* in place: the raw state's block shrinks, nothing new is taken from the heap */
-	memcpy(e->state, s->zbuf, n);
+		return -1;
 	s->held -= e->len;
 	e->state = xrealloc(e->state, n);
+	memcpy(e->state, s->zbuf, n);
 	e->len = n;
 	e->packed = 1;
 	s->held += e->len;
+	return 0;
+}
+
+/* Entry e's state becomes the raw src. */
+static void store_raw(struct rpl_ckstore *s, struct entry *e, const uint8_t *src)
+{
+	s->held -= e->len;
+	e->state = xrealloc(e->state, s->state_size);
+	memcpy(e->state, src, s->state_size);
+	e->len = s->state_size;
+	e->packed = 0;
+	s->held += e->len;
+}
+
+/*
+ * Compress entry i's raw state (util/zpack.h; kept raw if that does not
+ * pay): as a delta against its key (key_for) when it is no key itself and
+ * has one, else whole.
+ */
+static void pack(struct rpl_ckstore *s, size_t i)
+{
+	struct entry *e = &s->e[i];
+	const uint8_t *k;
+	long j;
+
+	e->tried = 1;
+	if (!zp(s))
+		return; /* (out of memory: the states stay raw) */
+	if (!e->deps && (j = key_for(s, i)) >= 0 && (k = key_raw(s, (size_t)j))) {
+		if (!s->xbuf)
+			s->xbuf = xmalloc(s->state_size);
+		memcpy(s->xbuf, e->state, s->state_size);
+		xor_into(s->xbuf, k, s->state_size);
+		if (!store_packed(s, e, s->xbuf)) {
+			e->base = s->e[j].steps;
+			s->e[j].deps++;
+			return;
+		}
+	}
+	store_packed(s, e, e->state);
+}
+
+/*
+ * Key i is about to go: its deltas become the first one's raw state packed
+ * whole (a new key) and the others' deltas against that. A delta whose
+ * bytes do not inflate (a damaged index) is left LOST, reported when
+ * restored.
+ */
+static void rekey(struct rpl_ckstore *s, size_t i)
+{
+	struct entry *key = &s->e[i];
+	const uint8_t *k = key_raw(s, i);
+	long first = -1;
+
+	if (!s->scratch)
+		s->scratch = xmalloc(s->state_size);
+	if (!s->xbuf)
+		s->xbuf = xmalloc(s->state_size);
+	if (!s->nraw)
+		s->nraw = xmalloc(s->state_size);
+	s->scratch_steps = UINT64_MAX;
+	for (size_t d = i + 1; d < s->n && key->deps; d++) {
+		struct entry *e = &s->e[d];
+
+		if (e->base != key->steps)
+			continue;
+		key->deps--;
+		s->rekeyed++;
+		if (!k || zpack_unpack(s->zp, s->scratch, s->state_size, e->state, e->len)) {
+			e->base = LOST;
+			continue;
+		}
+		xor_into(s->scratch, k, s->state_size);
+		e->base = NONE;
+		if (first >= 0) {
+			memcpy(s->xbuf, s->scratch, s->state_size);
+			xor_into(s->xbuf, s->nraw, s->state_size);
+			if (!store_packed(s, e, s->xbuf)) {
+				e->base = s->e[first].steps;
+				s->e[first].deps++;
+				continue;
+			}
+		}
+		if (store_packed(s, e, s->scratch))
+			store_raw(s, e, s->scratch);
+		if (first < 0) {
+			memcpy(s->nraw, s->scratch, s->state_size);
+			first = (long)d;
+		}
+	}
 }
 
 /* Drop entry i > 0: its stretch's summary merges into the previous one's. */
 static void drop(struct rpl_ckstore *s, size_t i)
 {
 	struct rpl_summary *p = s->e[i - 1].sum, *q = s->e[i].sum;
+	long j;
 
+	if (s->e[i].base != NONE && (j = find(s, s->e[i].base)) >= 0)
+		s->e[j].deps--;
+	if (s->e[i].deps)
+		rekey(s, i);
+	if (s->kraw_steps == s->e[i].steps)
+		s->kraw_steps = NONE;
 	for (size_t k = 0; k < ARRAY_SIZE(p->pc); k++)
 		p->pc[k] |= q->pc[k];
 	for (size_t k = 0; k < ARRAY_SIZE(p->rd); k++) {
@@ -305,7 +521,7 @@ void rpl_ckstore_trim(struct rpl_ckstore *s, uint64_t now)
 	hi = lo + hot; /* [lo, hi): the nearest ones, around j */
 	for (size_t i = 0; i < s->n; i++)
 		if (!s->e[i].tried && (i < lo || i >= hi))
-			pack(s, &s->e[i]);
+			pack(s, i);
 	/* then thinner and thinner until it fits */
 	for (;;) {
 		bytes = rpl_ckstore_bytes(s);
@@ -331,10 +547,12 @@ void rpl_ckstore_stats(const struct rpl_ckstore *s, struct rpl_ckstore_stats *st
 	st->budget = s->budget;
 	st->dropped = s->dropped;
 	st->recreated = s->recreated;
+	st->rekeyed = s->rekeyed;
 	st->sparse = s->sparse;
 	for (size_t i = 0; i < s->n; i++)
 		if (s->e[i].packed) {
 			st->packed++;
+			st->deltas += s->e[i].base != NONE;
 			st->raw_state += s->state_size;
 			st->packed_state += s->e[i].len;
 		}
@@ -350,12 +568,15 @@ uint64_t rpl_ckstore_budget(const struct rpl_ckstore *s)
 	return s->budget;
 }
 
-void rpl_ckstore_load(struct rpl_ckstore *s, uint64_t slot, uint64_t steps, uint64_t position,
-		      uint8_t *state, size_t len, int packed, struct rpl_mem *snap,
-		      const struct rpl_summary *sum)
+int rpl_ckstore_load(struct rpl_ckstore *s, uint64_t slot, uint64_t steps, uint64_t position,
+		     uint8_t *state, size_t len, int packed, uint64_t base, struct rpl_mem *snap,
+		     const struct rpl_summary *sum)
 {
 	struct entry *e;
+	long j = -1;
 
+	if (base != NONE && ((j = find(s, base)) < 0 || s->e[j].base != NONE || !packed))
+		return -1;
 	rpl_ckstore_add(s, slot, steps, position, state, snap, 1);
 	e = &s->e[s->n - 1];
 	*e->sum = *sum;
@@ -363,12 +584,18 @@ void rpl_ckstore_load(struct rpl_ckstore *s, uint64_t slot, uint64_t steps, uint
 	e->len = len;
 	e->packed = e->tried = packed;
 	s->held += e->len;
+	if (j >= 0) {
+		e->base = base;
+		s->e[j].deps++;
+	}
+	return 0;
 }
 
 const uint8_t *rpl_ckstore_state_stored(const struct rpl_ckstore *s, size_t i, size_t *len,
-					int *packed)
+					int *packed, uint64_t *base)
 {
 	*len = s->e[i].len;
 	*packed = s->e[i].packed;
+	*base = s->e[i].base;
 	return s->e[i].state;
 }

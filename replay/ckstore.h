@@ -55,6 +55,7 @@ struct rpl_ckstore;
 struct rpl_ckstore_stats {
 	size_t count;	/* checkpoints */
 	size_t packed;	/* ... whose state is compressed */
+	size_t deltas;	/* ... of those, as a delta against another's (see the top) */
 	uint64_t bytes; /* what the budget counts, now */
 	uint64_t peak;	/* the most it counted after a trim */
 	uint64_t budget;
@@ -62,6 +63,7 @@ struct rpl_ckstore_stats {
 	uint64_t packed_state; /* ... and compressed */
 	uint64_t dropped;      /* checkpoints dropped by thinning, in all */
 	uint64_t recreated;    /* checkpoints laid down again */
+	uint64_t rekeyed;      /* deltas handed on by a key that went (see the top) */
 	unsigned sparse;       /* thinning level: s = 6 - sparse, or m = sparse - 6 */
 };
 
@@ -112,6 +114,9 @@ void rpl_ckstore_add(struct rpl_ckstore *s, uint64_t slot, uint64_t steps, uint6
  */
 const uint8_t *rpl_ckstore_state(struct rpl_ckstore *s, size_t i, const struct rpl_mem **mem);
 
+/* Checkpoint i's memory snapshot (its state not unpacked). */
+const struct rpl_mem *rpl_ckstore_mem(const struct rpl_ckstore *s, size_t i);
+
 /* The summary of the stretch after checkpoint i (the last's: the open one). */
 struct rpl_summary *rpl_ckstore_sum(struct rpl_ckstore *s, size_t i);
 /* The open one: the last checkpoint's (one call for the replay's every step). */
@@ -135,14 +140,30 @@ uint64_t rpl_ckstore_budget(const struct rpl_ckstore *s);
  * every one the store has, with the summary of the stretch after it as it
  * was written (sealed or not): its state is len bytes from xmalloc, raw
  * (len = state_size) or, if packed, as util/zpack.h packs it (unpacked when
- * restored, as the store's own). As rpl_ckstore_add otherwise.
+ * restored, as the store's own); base UINT64_MAX, or (packed) those bytes
+ * are a delta against the state of the checkpoint at step base (see the
+ * top). As rpl_ckstore_add otherwise. 0, or -1 with nothing added when
+ * base is not a checkpoint the store holds that is no delta itself (the
+ * caller then adds the state raw or whole).
  */
-void rpl_ckstore_load(struct rpl_ckstore *s, uint64_t slot, uint64_t steps, uint64_t position,
-		      uint8_t *state, size_t len, int packed, struct rpl_mem *snap,
-		      const struct rpl_summary *sum);
-/* Checkpoint i's state as the store holds it: *len bytes, zpack's if *packed. */
+int rpl_ckstore_load(struct rpl_ckstore *s, uint64_t slot, uint64_t steps, uint64_t position,
+		     uint8_t *state, size_t len, int packed, uint64_t base, struct rpl_mem *snap,
+		     const struct rpl_summary *sum) MUST_CHECK;
+/*
+ * Checkpoint i's state as the store holds it: *len bytes, zpack's if
+ * *packed; *base UINT64_MAX, or those bytes are a delta against the state
+ * of the checkpoint at step *base (a value no checkpoint has when that
+ * one's bytes were damaged: rpl_ckstore_state reports it).
+ */
 const uint8_t *rpl_ckstore_state_stored(const struct rpl_ckstore *s, size_t i, size_t *len,
-					int *packed);
+					int *packed, uint64_t *base);
+
+/*
+ * Could checkpoint k be the key of checkpoint i's delta, as the store
+ * picks them (see the top): no delta itself, one of the 7 before i, with
+ * more trailing zero bits in its slot? (The index's writer asks.)
+ */
+int rpl_ckstore_may_key(const struct rpl_ckstore *s, size_t k, size_t i);
 
 /* What the budget counts now (see the top). */
 uint64_t rpl_ckstore_bytes(const struct rpl_ckstore *s);

@@ -63,6 +63,8 @@ struct rpl_idx {
 	/* the file found valid or written */
 	char *path;
 	uint64_t count, pages, end_steps, end_position, body, bytes;
+	/* written: the bytes of the state blobs, how many states are deltas */
+	uint64_t state_bytes, deltas;
 };
 
 static void put32(uint8_t *p, uint32_t v)
@@ -195,6 +197,12 @@ const char *rpl_idx_path(const struct rpl_idx *x)
 uint64_t rpl_idx_count(const struct rpl_idx *x)
 {
 	return x->count;
+}
+
+uint64_t rpl_idx_state_bytes(const struct rpl_idx *x, uint64_t *deltas)
+{
+	*deltas = x->deltas;
+	return x->state_bytes;
 }
 
 uint64_t rpl_idx_bytes(const struct rpl_idx *x)
@@ -419,6 +427,45 @@ bad:
 	return NULL;
 }
 
+/*
+ * A delta's key in the body (write_record): the latest record whose state
+ * is whole, its steps; the writer's: whether there is one, its raw state
+ * if raw_ok, a buffer for a delta.
+ */
+struct last_key {
+	uint64_t rec, steps;
+	int have, raw_ok;
+	uint8_t *raw, *x;
+};
+
+/*
+ * A delta record whose key the store has let go (rpl_ckstore_load
+ * refused it): its raw state, the key's kbytes (klen, packed whole) and
+ * the delta's dbytes (dlen) inflated and XORed, added raw (the store packs
+ * it at a trim). 0 (dbytes freed, the rest the store's), or -1: a blob
+ * does not inflate (nothing freed).
+ */
+static int load_raw(struct rpl_ckstore *ck, struct zpack *zp, const uint8_t *kbytes, size_t klen,
+		    uint8_t *dbytes, size_t dlen, size_t state_size, uint64_t slot, uint64_t steps,
+		    uint64_t position, struct rpl_mem *snap, const struct rpl_summary *sum)
+{
+	uint8_t *raw = xmalloc(state_size), *k = xmalloc(state_size);
+
+	if (zpack_unpack(zp, k, state_size, kbytes, klen) ||
+	    zpack_unpack(zp, raw, state_size, dbytes, dlen)) {
+		free(raw);
+		free(k);
+		return -1;
+	}
+	for (size_t j = 0; j < state_size; j++)
+		raw[j] ^= k[j];
+	free(k);
+	free(dbytes);
+	if (rpl_ckstore_load(ck, slot, steps, position, raw, state_size, 0, UINT64_MAX, snap, sum))
+		abort(); /* (no base: it cannot refuse) */
+	return 0;
+}
+
 int rpl_idx_load(struct rpl_idx *x, struct rpl *r)
 {
 	struct rpl_mem *live = rpl_live_mem(r), *snap;
@@ -426,10 +473,12 @@ int rpl_idx_load(struct rpl_idx *x, struct rpl *r)
 	struct rpl_mem_page **table = NULL, **cur = NULL;
 	uint64_t *next = NULL, *head = NULL, nid = 0, prev_steps = 0;
 	struct rpl_summary *sum = xmalloc(sizeof(*sum));
-	uint8_t *page = xmalloc(pbytes), *z = NULL;
+	uint8_t *page = xmalloc(pbytes), *z = NULL, *kbytes = NULL;
 	struct rpl_tindex *tix = NULL;
 	struct rpl_mem *init = NULL;
+	struct last_key key = {0, UINT64_MAX, 0, 0, NULL, NULL};
 	uint64_t tlen;
+	size_t klen = 0;
 	struct rpl_ckstore *ck;
 	const char *what = "ends early or does not inflate";
 	struct zpack *zp;
@@ -453,7 +502,7 @@ int rpl_idx_load(struct rpl_idx *x, struct rpl *r)
 	cur = xcalloc(np, sizeof(*cur));
 	for (uint64_t i = 0; i < x->count; i++) {
 		uint64_t slot, steps, position;
-		uint32_t sealed, nnew, nref, len;
+		uint32_t sealed, nnew, nref, len, delta;
 		uint8_t *state;
 
 		if (bread64(f, &slot) || bread64(f, &steps) || bread64(f, &position) ||
@@ -468,10 +517,23 @@ int rpl_idx_load(struct rpl_idx *x, struct rpl *r)
 			goto bad;
 		}
 		prev_steps = steps;
+		if (bread32(f, &delta) || (delta && (!key.have || delta != i - key.rec))) {
+			what = "has a delta whose key is not the latest whole state before it";
+			goto bad;
+		}
 		if (!(len = bread_blob(f, &z, &zcap, zpack_bound(x->state_size))))
 			goto bad;
 		state = xmalloc(len);
 		memcpy(state, z, len);
+		if (!delta) {
+			/* the key of the deltas to come: its bytes, for when the store drops it */
+			key.have = 1;
+			key.rec = i;
+			key.steps = steps;
+			kbytes = xrealloc(kbytes, len);
+			memcpy(kbytes, state, len);
+			klen = len;
+		}
 		if (bread32(f, &nnew) || nnew > np || nid + nnew > x->pages) {
 			free(state);
 			what = "holds more pages than its header says";
@@ -508,7 +570,17 @@ int rpl_idx_load(struct rpl_idx *x, struct rpl *r)
 		snap = rpl_mem_snapshot(live);
 		for (size_t k = 0; k < np; k++)
 			rpl_mem_set_page(snap, k, cur[k]);
-		rpl_ckstore_load(ck, slot, steps, position, state, len, 1, snap, sum);
+		if (rpl_ckstore_load(ck, slot, steps, position, state, len, 1,
+				     delta ? key.steps : UINT64_MAX, snap, sum)) {
+			/* the store let the key go: the state raw, packed at the next trim */
+			if (load_raw(ck, zp, kbytes, klen, state, len, x->state_size, slot, steps,
+				     position, snap, sum)) {
+				free(state);
+				rpl_mem_free(snap);
+				what = "has a checkpoint state that does not inflate";
+				goto bad;
+			}
+		}
 		rpl_ckstore_trim(ck, slot);
 		/* the pages no later checkpoint holds: only the snapshots keep them now */
 		for (uint64_t id = head[i]; id != UINT64_MAX; id = next[id]) {
@@ -567,6 +639,7 @@ out:
 	free(cur);
 	free(page);
 	free(z);
+	free(kbytes);
 	zpack_free(zp);
 	free(sum);
 	rpl_tix_free(tix);
@@ -693,23 +766,45 @@ static void tix_piece(void *ctx, const uint8_t *p, size_t n)
  *
  *   slot u64, steps u64, position u64, sealed u32,
  *   blob: the summary's bitmaps pc[1024 bytes], rd[8192], wr[8192],
- *   blob: the state (state_size bytes inflated),
+ *   delta u32: 0, or the record is the delta-th after its key,
+ *   blob: the state (state_size bytes inflated; a delta: XORed with the key's),
  *   nnew u32, nnew x { last u32, blob: data[4096] known[512] }  (pages first held here)
  *   nref u32, nref x { page index u32, page id u32 }            (the snapshot's pages)
  *
  * A page's id is its order of appearance; `last` is the last checkpoint
  * that holds it, so a reader can let go of it there. The states stay
- * compressed in the reader's store until restored.
+ * compressed in the reader's store until restored. A delta's key is the
+ * latest record before it whose delta is 0 (*key; the store's deltas
+ * against another checkpoint go whole).
  */
-static int write_record(struct bout *w, struct rpl_ckstore *ck, size_t i, struct pmap *m,
+/* Record i, checkpoint i of ck, is the key now; raw: its raw state, or NULL (unpacked when needed). */
+static void key_written(struct last_key *key, struct rpl_ckstore *ck, size_t i, const uint8_t *raw,
 			size_t state_size)
 {
+	key->have = 1;
+	key->rec = i;
+	key->steps = rpl_ckstore_steps(ck, i);
+	if (!key->raw) {
+		key->raw = xmalloc(state_size);
+		key->x = xmalloc(state_size);
+	}
+	key->raw_ok = raw != NULL;
+	if (raw)
+		memcpy(key->raw, raw, state_size);
+}
+
+static int write_record(struct rpl_idx *x, struct bout *w, struct rpl_ckstore *ck, size_t i,
+			struct pmap *m, struct last_key *key)
+{
+	size_t state_size = x->state_size;
+	uint64_t at;
 	const struct rpl_summary *sum = rpl_ckstore_sum_const(ck, i);
 	const struct rpl_mem *mem;
 	const uint8_t *state, *data, *known;
 	size_t np = rpl_mem_npages(), len;
 	uint32_t nnew = 0, nref = 0;
 	uint8_t *buf;
+	uint64_t base;
 	int packed;
 
 	bwrite64(w, rpl_ckstore_slot(ck, i));
@@ -717,13 +812,47 @@ static int write_record(struct bout *w, struct rpl_ckstore *ck, size_t i, struct
 	bwrite64(w, rpl_ckstore_position(ck, i));
 	bwrite32(w, (uint32_t)sum->sealed);
 	bwrite_deflate(w, sum->pc, sizeof(sum->pc) + sizeof(sum->rd) + sizeof(sum->wr));
-	state = rpl_ckstore_state_stored(ck, i, &len, &packed);
-	if (packed)
+	state = rpl_ckstore_state_stored(ck, i, &len, &packed, &base);
+	at = w->bytes + 4; /* the state's blob, after the delta field */
+	if (base != UINT64_MAX && key->have && base == key->steps) {
+		/* the store's delta, against the latest key written */
+		bwrite32(w, (uint32_t)(i - key->rec));
 		bwrite_blob(w, state, len);
-	else
-		bwrite_deflate(w, state, state_size);
-	if (!rpl_ckstore_state(ck, i, &mem))
-		return -1;
+		x->deltas++;
+	} else if (packed && base == UINT64_MAX) {
+		/* packed whole: a key as it is */
+		bwrite32(w, 0);
+		bwrite_blob(w, state, len);
+		key_written(key, ck, i, NULL, state_size);
+	} else {
+		/* raw, or a delta against another: a delta against the latest key if it may be one */
+		int delta = key->have && rpl_ckstore_may_key(ck, key->rec, i);
+
+		if (delta && !key->raw_ok) {
+			const uint8_t *k = rpl_ckstore_state(ck, key->rec, &mem);
+
+			if (!k)
+				return -1;
+			memcpy(key->raw, k, state_size);
+			key->raw_ok = 1;
+		}
+		if (!(state = rpl_ckstore_state(ck, i, &mem)))
+			return -1;
+		if (delta) {
+			memcpy(key->x, state, state_size);
+			for (size_t j = 0; j < state_size; j++)
+				key->x[j] ^= key->raw[j];
+			bwrite32(w, (uint32_t)(i - key->rec));
+			bwrite_deflate(w, key->x, state_size);
+			x->deltas++;
+		} else {
+			bwrite32(w, 0);
+			bwrite_deflate(w, state, state_size);
+			key_written(key, ck, i, state, state_size);
+		}
+	}
+	x->state_bytes += w->bytes - at;
+	mem = rpl_ckstore_mem(ck, i);
 	for (size_t k = 0; k < np; k++) {
 		const struct rpl_mem_page *p = rpl_mem_page(mem, k, &data, &known);
 
@@ -811,6 +940,7 @@ int rpl_idx_write(struct rpl_idx *x, struct rpl *r)
 	struct rpl_ckstore *ck = rpl_store(r);
 	size_t n = rpl_ckstore_count(ck), np = rpl_mem_npages();
 	struct pmap m = {NULL, 0, 0, 0};
+	struct last_key key = {0, UINT64_MAX, 0, 0, NULL, NULL};
 	struct bout *w = NULL;
 	uint8_t h[HDR_SIZE] = {0};
 	const char *path = access(x->dir, W_OK) ? x->cache : x->beside;
@@ -819,11 +949,9 @@ int rpl_idx_write(struct rpl_idx *x, struct rpl *r)
 
 	/* every distinct page: the first and the last checkpoint holding it */
 	for (size_t i = 0; i < n; i++) {
-		const struct rpl_mem *mem;
+		const struct rpl_mem *mem = rpl_ckstore_mem(ck, i);
 		const uint8_t *data, *known;
 
-		if (!rpl_ckstore_state(ck, i, &mem))
-			goto out;
 		for (size_t k = 0; k < np; k++) {
 			const struct rpl_mem_page *p = rpl_mem_page(mem, k, &data, &known);
 			struct pent *e;
@@ -861,7 +989,7 @@ int rpl_idx_write(struct rpl_idx *x, struct rpl *r)
 	if (fwrite(h, 1, HDR_SIZE, w->f) != HDR_SIZE)
 		w->err = 1;
 	for (size_t i = 0; i < n && !w->err; i++)
-		if (write_record(w, ck, i, &m, x->state_size))
+		if (write_record(x, w, ck, i, &m, &key))
 			w->err = 1;
 	/* the time index: its length inflated (0: none), then a blob */
 	if (!w->err && rpl_time_index(r)) {
@@ -933,5 +1061,7 @@ out:
 		unlink(tmp);
 	free(tmp);
 	free(m.v);
+	free(key.raw);
+	free(key.x);
 	return ret;
 }

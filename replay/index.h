@@ -33,7 +33,7 @@
 #include "util/util.h"
 
 #define RPL_INDEX_NAME "index.raptor"
-#define RPL_INDEX_VERSION 4
+#define RPL_INDEX_VERSION 5
 
 struct rpl_idx;
 
@@ -72,5 +72,7 @@ int rpl_idx_write(struct rpl_idx *x, struct rpl *r) MUST_CHECK;
 const char *rpl_idx_path(const struct rpl_idx *x);
 uint64_t rpl_idx_count(const struct rpl_idx *x);
 uint64_t rpl_idx_bytes(const struct rpl_idx *x);
+/* Of the index written last: its states' bytes, and in *deltas how many are deltas (ckstore.h). */
+uint64_t rpl_idx_state_bytes(const struct rpl_idx *x, uint64_t *deltas);
 
 #endif

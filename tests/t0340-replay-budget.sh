@@ -55,12 +55,13 @@ test_expect_success '--memory takes K, M and G sizes and refuses others' '
 test_expect_success 'the default budget changes nothing on a small recording' '
 	"$RAPTOR" replay full --random 100 --interval 1000 2>err &&
 	sed "s/^/# /" err &&
-	grep "0 compressed (0 to 0 bytes), 0 dropped, 0 laid down again" err
+	grep "0 compressed (0 of them as deltas; 0 to 0 bytes), 0 dropped, 0 laid down again" err
 '
 
 test_expect_success 'full state, 1M: random seeks both ways equal the truth within the budget' '
 	"$RAPTOR" replay full --random $R300 --interval 500 --memory 1M 2>err &&
 	grep "$R300 random positions among [0-9]* equal the ground truth" err &&
+	grep "[1-9][0-9]* compressed ([1-9][0-9]* of them as deltas;" err &&
 	budget_ok err 1048576
 '
 

@@ -24,6 +24,32 @@ set_version() {
 	EOF
 }
 
+# set_delta FILE R D: record R of the index FILE says its state is the D-th after its key
+# (the delta field), the body's SHA-256 and the header's CRC-32 mended.
+set_delta() {
+	python3 - "$1" "$2" "$3" <<-\EOF
+	import hashlib, struct, sys, zlib
+	b = bytearray(open(sys.argv[1], "rb").read())
+	u32 = lambda o: struct.unpack_from("<I", b, o)[0]
+	o = 272
+	for r in range(int(sys.argv[2]) + 1):
+	    o += 28                # slot, steps, position, sealed
+	    o += 4 + u32(o)        # the summary blob
+	    if r == int(sys.argv[2]):
+	        struct.pack_into("<I", b, o, int(sys.argv[3]))
+	        break
+	    o += 4                 # delta
+	    o += 4 + u32(o)        # the state blob
+	    n = u32(o); o += 4     # the new pages
+	    for _ in range(n):
+	        o += 4; o += 4 + u32(o)
+	    n = u32(o); o += 4 + 8 * n
+	b[176:208] = hashlib.sha256(bytes(b[272:])).digest()
+	b[268:272] = struct.pack("<I", zlib.crc32(bytes(b[:268])))
+	open(sys.argv[1], "wb").write(b)
+	EOF
+}
+
 # loaded ERR FILE: ERR says the index FILE was loaded, and nothing was rebuilt.
 loaded() {
 	sed "s/^/# /" "$1" &&
@@ -66,6 +92,7 @@ test_expect_success 'full state: raptor index writes REC/index.raptor, a second 
 	"$RAPTOR" index full --interval 1000 2>err &&
 	sed "s/^/# /" err &&
 	grep "checkpoints over [0-9]* instructions .* to full/index.raptor" err &&
+	grep "(their states [0-9]*, [1-9][0-9]* of them deltas)" err &&
 	test -s full/index.raptor &&
 	test "$(head -c 8 full/index.raptor)" = RAPTORIX &&
 	"$RAPTOR" index full --interval 1000 2>err &&
@@ -140,11 +167,11 @@ test_expect_success 'stale: another interval' '
 	cmp full/index.raptor full.index
 '
 
-test_expect_success 'another format version: a version-3 index (zlib blobs) is not read, rebuilt' '
+test_expect_success 'another format version: a version-4 index (no deltas) is not read, rebuilt' '
 	cp full.index full/index.raptor &&
-	set_version full/index.raptor 3 &&
+	set_version full/index.raptor 4 &&
 	"$RAPTOR" replay full --random 20 --interval 1000 2>err &&
-	rebuilt err full/index.raptor "index format version 3, this raptor reads version 4" &&
+	rebuilt err full/index.raptor "index format version 4, this raptor reads version 5" &&
 	cmp full/index.raptor full.index
 '
 
@@ -168,6 +195,19 @@ test_expect_success 'damaged: a bit flipped in the body, in the header, in the m
 		"$RAPTOR" replay full --random 20 --interval 1000 2>err &&
 		rebuilt err full/index.raptor "" &&
 		grep -E "damaged: the (body.s SHA-256|header.s CRC-32)|not a raptor index" err &&
+		cmp full/index.raptor full.index || return 1
+	done
+'
+
+test_expect_success 'damaged: a delta that names no key, or not the latest one' '
+	for rd in "0 1" "1 2" "3 1"; do
+		cp full.index full/index.raptor &&
+		set_delta full/index.raptor $rd &&
+		"$RAPTOR" replay full --random 20 --interval 1000 2>err &&
+		sed "s/^/# /" err &&
+		grep "error: full/index.raptor: damaged: its body has a delta whose key is not the latest whole state before it" err &&
+		grep "^raptor: index: rebuilding the index of full" err &&
+		grep "20 random positions among [0-9]* equal the ground truth" err &&
 		cmp full/index.raptor full.index || return 1
 	done
 '
