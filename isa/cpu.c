@@ -344,8 +344,9 @@ static int step_general(struct isa_cpu *c, struct isa_step *out)
 
 int isa_plain_failed(const struct isa_cpu *c, const struct isa_insn *in, uint32_t pc)
 {
-	return error("isa: core %d: internal error: the plain instruction 0x%08x at pc 0x%08x "
-		     "did not retire (isa_insn_plain)", c->core, in->raw, pc);
+	return error("isa: core %d: internal error: the block engine's instruction 0x%08x at pc "
+		     "0x%08x did not retire (isa_insn_plain, isa_insn_dbranch)", c->core, in->raw,
+		     pc);
 }
 
 int isa_cpu_step_plain(struct isa_cpu *c, uint32_t *pcp, struct isa_step *out)

@@ -91,6 +91,7 @@ void isa_decoder_invalidate(struct isa_decoder *d, uint32_t addr, uint32_t len)
 		}
 		pg[(a & ((1u << DC_PAGE_BITS) - 1)) >> 1].fn = NULL;
 		pg[(a & ((1u << DC_PAGE_BITS) - 1)) >> 1].plain = 0;
+		pg[(a & ((1u << DC_PAGE_BITS) - 1)) >> 1].dbranch = 0;
 		a += 2;
 	}
 }
@@ -495,6 +496,7 @@ static int decode_into(struct isa_decoder *d, struct isa_insn *in, uint32_t pc, 
 	convert(d, in, ci);
 	isa_classify(in);
 	in->plain = (uint8_t)isa_insn_plain(in);
+	in->dbranch = (uint8_t)isa_insn_dbranch(in);
 	if (!d->simple)
 		isa_specialise(in);
 	cs_free(ci, 1);

@@ -1506,6 +1506,13 @@ int isa_insn_plain(const struct isa_insn *in)
 	}
 }
 
+int isa_insn_dbranch(const struct isa_insn *in)
+{
+	if (!in->id || in->fn != isa_exec_table[in->id])
+		return 0;
+	return in->fn == x_b || in->fn == x_bl || in->fn == x_cbz || in->fn == x_cbnz;
+}
+
 /*
  * Specialised handlers: the commonest forms of the commonest data-processing
  * instructions and shifts, spelled out for the decode cache

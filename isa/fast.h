@@ -46,7 +46,7 @@ static inline const struct isa_insn *fast_insn(const struct isa_cpu *c, uint32_t
 	return in->fn ? in : NULL;
 }
 
-/* Report a handler marked plain that did not retire (a bug); -1. */
+/* Report a handler marked plain (or dbranch) that did not retire (a bug); -1. */
 int isa_plain_failed(const struct isa_cpu *c, const struct isa_insn *in, uint32_t pc);
 
 /*
@@ -100,6 +100,34 @@ static inline __attribute__((always_inline)) int isa_cpu_step_plain_or(struct is
 		out->executed = (uint8_t)pass;
 	}
 	return 1;
+}
+
+/*
+ * Run in, a direct branch (isa_insn.dbranch) that fast_insn found at the
+ * core's PC, outside an IT block: what isa_cpu_step_decoded does for it,
+ * without the step record; *pc its address, *next_pc where the core goes.
+ * -1 (a bug, reported), or bit 0 taken (it branched), bit 1 executed (its
+ * condition passed).
+ */
+static inline __attribute__((always_inline)) int isa_cpu_exec_dbranch(struct isa_cpu *c,
+								      const struct isa_insn *in,
+								      uint32_t *pc, uint32_t *next_pc)
+{
+	int pass = in->cond >= 14 || cond_pass(c->s.apsr, in->cond);
+
+	*pc = c->s.r[15];
+	c->dec->fast++;
+	c->pc = *pc;
+	c->next_pc = *pc + in->size;
+	c->stop = 0;
+	c->branched = 0;
+	c->exc_return = 0;
+	c->tail_exc = 0;
+	if (pass && in->fn(c, in) != EX_OK)
+		return isa_plain_failed(c, in, *pc);
+	c->s.r[15] = *next_pc = c->next_pc;
+	c->s.icount++;
+	return c->branched | pass << 1;
 }
 
 static inline __attribute__((always_inline)) int

@@ -53,6 +53,7 @@ struct isa_insn {
 	uint8_t cf;         /* enum isa_cf */
 	uint8_t imm_carry;  /* ThumbExpandImm_C carry: 0 unchanged, 2 clear, 3 set */
 	uint8_t plain;      /* isa_insn_plain: the block engine may run it (isa_cpu_step_plain) */
+	uint8_t dbranch;    /* isa_insn_dbranch: ... as a direct branch (isa_cpu_exec_dbranch) */
 	uint16_t reglist;   /* LDM/STM/PUSH/POP register mask */
 	int32_t post_imm;
 	struct isa_op op[ISA_MAXOPS];
@@ -237,6 +238,14 @@ void isa_classify(struct isa_insn *in);
  * Called by the decoder once fn and cf are set.
  */
 int isa_insn_plain(const struct isa_insn *in);
+/*
+ * Is it a direct branch whose handler only moves the PC and sets LR: B,
+ * B<cc>, BL, CBZ, CBNZ with their own handlers (no replacement), which
+ * can never touch memory or special registers, fault, sleep or stop?
+ * (Inside an IT block the step is the general one.) Called with
+ * isa_insn_plain.
+ */
+int isa_insn_dbranch(const struct isa_insn *in);
 /*
  * Replace the handler of a decoded instruction by a specialised one where
  * its form has one (the commonest data-processing forms), doing exactly

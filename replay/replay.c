@@ -1660,6 +1660,74 @@ int rpl_step_one(struct rpl *r)
 }
 
 /*
+ * What a block engine's step of core i at pc (plain, or branch_fast's)
+ * notes past the frontier, before its counters move: its PC in the open
+ * summary and the time index, the frontier, the time index's slot done.
+ */
+static inline __attribute__((always_inline)) void note_fast(struct rpl *r, int i, uint32_t pc)
+{
+	r->cur = i;
+	r->nacc = 0;
+	if (r->d.steps < r->frontier)
+		return;
+	if (!r->run_osum)
+		r->run_osum = rpl_open_summary(r);
+	rpl_sum_pc(r->run_osum, pc);
+	if (pc >> RPL_TIX_CODE_SHIFT != r->tix_line[i]) {
+		rpl_tix_pc(r->tix, r->d.position, pc);
+		r->tix_line[i] = pc >> RPL_TIX_CODE_SHIFT;
+	}
+	r->frontier = r->d.steps + 1;
+	if (r->d.position + 1 >= r->tix_next_pos) {
+		rpl_tix_done(r->tix, r->d.steps + 1, r->d.position + 1);
+		r->tix_next_pos += r->interval;
+		tix_forget(r);
+	}
+}
+
+/*
+ * run_fast_with's step of a direct branch (isa_insn.dbranch) outside an
+ * IT block, with neither truth nor observer, the position below its limit
+ * and the core within its trace: what step_fast does for it (no access, no
+ * fault, no exception, not the end) without the general step: the branch,
+ * note_fast, its cost (1, the branch penalty if taken, the jitter), the
+ * counters, the predictor and the stream's messages (cf_step). *bs: the
+ * step as step_fast would have recorded it. 0, or -1 at an error.
+ */
+static inline __attribute__((always_inline)) int branch_fast(struct rpl *r, int i,
+							     const struct isa_insn *in,
+							     struct isa_step *bs)
+{
+	struct board_sched *sc = &r->sched;
+	struct isa_cpu *cpu = r->cpu[i];
+	uint32_t pc, next_pc = 0;
+	int how = isa_cpu_exec_dbranch(cpu, in, &pc, &next_pc);
+	uint64_t cost;
+
+	if (how < 0)
+		return -1;
+	note_fast(r, i, pc);
+	memset(bs, 0, sizeof(*bs));
+	bs->ev = ISA_EV_INSN;
+	bs->pc = pc;
+	bs->next_pc = next_pc;
+	bs->size = in->size;
+	bs->cf = in->cf;
+	bs->insn_id = in->id;
+	bs->taken = (uint8_t)(how & 1);
+	bs->executed = (uint8_t)(how >> 1);
+	cost = 1 + (bs->taken ? sc->cfg.branch_penalty : 0) + board_sched_jitter(sc);
+	sc->cycles[i] += cost;
+	board_sched_moved(sc, i);
+	isa_cpu_tick_inline(cpu, cost);
+	r->d.steps++;
+	r->d.insns[i]++;
+	r->d.position++;
+	r->d.csteps[i]++;
+	return cf_step(r, i, bs, sc->cycles[i]);
+}
+
+/*
  * rpl_run's loop (not under RAPTOR_SIMPLE_ENGINE): the picked core's plain
  * instructions (isa_cpu_step_plain) take the block engine's path, with
  * exactly the bookkeeping step_once gives them (a plain step accesses no
@@ -1673,9 +1741,10 @@ static inline __attribute__((always_inline)) int run_fast_with(struct rpl *r, ui
 {
 	struct board_sched *sc = &r->sched;
 	const struct isa_insn *in;
+	struct isa_step bs;
 	uint64_t lim, before;
 	uint32_t pc = 0;
-	int i, k, plain = 0, p;
+	int i, k, plain = 0, p; /* plain: the last step was plain (1), branch_fast's (2) */
 
 	/*
 	 * What only step_fast and rpl_ckpt_take change, read again after them:
@@ -1710,6 +1779,23 @@ static inline __attribute__((always_inline)) int run_fast_with(struct rpl *r, ui
 			r->good_steps = r->d.steps;
 			return -1;
 		}
+		if (!p && !st && in && in->dbranch && !r->cpu[i]->s.it && r->d.position < lim &&
+		    (!r->d.have_end || r->d.insns[i] < r->d.budget[i])) {
+			before = r->d.steps;
+			k = branch_fast(r, i, in, &bs);
+			if (k) {
+				r->failed = 1;
+				r->good_steps = before;
+				return -1;
+			}
+			plain = 2;
+			if (r->d.position >= r->next_ckpt) {
+				rpl_ckpt_take(r);
+				r->run_osum = NULL;
+				RUN_FAST_LIM();
+			}
+			continue;
+		}
 		if (!p) {
 			uint64_t ckpt = r->next_ckpt;
 
@@ -1729,23 +1815,7 @@ static inline __attribute__((always_inline)) int run_fast_with(struct rpl *r, ui
 			}
 			continue;
 		}
-		r->cur = i;
-		r->nacc = 0;
-		if (r->d.steps >= r->frontier) {
-			if (!r->run_osum)
-				r->run_osum = rpl_open_summary(r);
-			rpl_sum_pc(r->run_osum, pc);
-			if (pc >> RPL_TIX_CODE_SHIFT != r->tix_line[i]) {
-				rpl_tix_pc(r->tix, r->d.position, pc);
-				r->tix_line[i] = pc >> RPL_TIX_CODE_SHIFT;
-			}
-			r->frontier = r->d.steps + 1;
-			if (r->d.position + 1 >= r->tix_next_pos) {
-				rpl_tix_done(r->tix, r->d.steps + 1, r->d.position + 1);
-				r->tix_next_pos += r->interval;
-				tix_forget(r);
-			}
-		}
+		note_fast(r, i, pc);
 		board_sched_retire_plain(sc, i);
 		r->d.steps++;
 		r->d.insns[i]++;
@@ -1768,7 +1838,9 @@ static inline __attribute__((always_inline)) int run_fast_with(struct rpl *r, ui
 		}
 	}
 #undef RUN_FAST_LIM
-	if (plain && !st) {
+	if (plain == 2) {
+		r->last = bs; /* a direct branch's, branch_fast's */
+	} else if (plain && !st) {
 		/* r->last, filled only under the truth or an observer: the step's PCs */
 		memset(&r->last, 0, sizeof(r->last));
 		r->last.ev = ISA_EV_INSN;
