@@ -103,31 +103,49 @@ static inline __attribute__((always_inline)) int isa_cpu_step_plain_or(struct is
 }
 
 /*
+ * May isa_cpu_exec_dbranch step in, the instruction isa_cpu_step_plain_or
+ * found (NULL: none): a direct branch (isa_insn.dbranch), the core
+ * outside an IT block?
+ */
+static inline int isa_cpu_dbranch_at(const struct isa_cpu *c, const struct isa_insn *in)
+{
+	return in && in->dbranch && !c->s.it;
+}
+
+/*
  * Run in, a direct branch (isa_insn.dbranch) that fast_insn found at the
- * core's PC, outside an IT block: what isa_cpu_step_decoded does for it,
- * without the step record; *pc its address, *next_pc where the core goes.
- * -1 (a bug, reported), or bit 0 taken (it branched), bit 1 executed (its
- * condition passed).
+ * core's PC, outside an IT block (isa_cpu_dbranch_at): what
+ * isa_cpu_step_decoded does for it, *out the step record it would fill.
+ * 0, or -1 (a bug, reported).
  */
 static inline __attribute__((always_inline)) int isa_cpu_exec_dbranch(struct isa_cpu *c,
 								      const struct isa_insn *in,
-								      uint32_t *pc, uint32_t *next_pc)
+								      struct isa_step *out)
 {
+	uint32_t pc = c->s.r[15];
 	int pass = in->cond >= 14 || cond_pass(c->s.apsr, in->cond);
 
-	*pc = c->s.r[15];
 	c->dec->fast++;
-	c->pc = *pc;
-	c->next_pc = *pc + in->size;
+	c->pc = pc;
+	c->next_pc = pc + in->size;
 	c->stop = 0;
 	c->branched = 0;
 	c->exc_return = 0;
 	c->tail_exc = 0;
 	if (pass && in->fn(c, in) != EX_OK)
-		return isa_plain_failed(c, in, *pc);
-	c->s.r[15] = *next_pc = c->next_pc;
+		return isa_plain_failed(c, in, pc);
+	c->s.r[15] = c->next_pc;
 	c->s.icount++;
-	return c->branched | pass << 1;
+	memset(out, 0, sizeof(*out));
+	out->ev = ISA_EV_INSN;
+	out->pc = pc;
+	out->next_pc = c->next_pc;
+	out->size = in->size;
+	out->cf = in->cf;
+	out->insn_id = in->id;
+	out->taken = c->branched;
+	out->executed = (uint8_t)pass;
+	return 0;
 }
 
 static inline __attribute__((always_inline)) int

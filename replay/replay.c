@@ -1700,22 +1700,11 @@ static inline __attribute__((always_inline)) int branch_fast(struct rpl *r, int 
 {
 	struct board_sched *sc = &r->sched;
 	struct isa_cpu *cpu = r->cpu[i];
-	uint32_t pc, next_pc = 0;
-	int how = isa_cpu_exec_dbranch(cpu, in, &pc, &next_pc);
 	uint64_t cost;
 
-	if (how < 0)
+	if (isa_cpu_exec_dbranch(cpu, in, bs))
 		return -1;
-	note_fast(r, i, pc);
-	memset(bs, 0, sizeof(*bs));
-	bs->ev = ISA_EV_INSN;
-	bs->pc = pc;
-	bs->next_pc = next_pc;
-	bs->size = in->size;
-	bs->cf = in->cf;
-	bs->insn_id = in->id;
-	bs->taken = (uint8_t)(how & 1);
-	bs->executed = (uint8_t)(how >> 1);
+	note_fast(r, i, bs->pc);
 	cost = 1 + (bs->taken ? sc->cfg.branch_penalty : 0) + board_sched_jitter(sc);
 	sc->cycles[i] += cost;
 	board_sched_moved(sc, i);
@@ -1779,7 +1768,7 @@ static inline __attribute__((always_inline)) int run_fast_with(struct rpl *r, ui
 			r->good_steps = r->d.steps;
 			return -1;
 		}
-		if (!p && !st && in && in->dbranch && !r->cpu[i]->s.it && r->d.position < lim &&
+		if (!p && !st && isa_cpu_dbranch_at(r->cpu[i], in) && r->d.position < lim &&
 		    (!r->d.have_end || r->d.insns[i] < r->d.budget[i])) {
 			before = r->d.steps;
 			k = branch_fast(r, i, in, &bs);
