@@ -406,6 +406,23 @@ test_expect_success 'bit flips: 64 seeded random bits per stream' '
 	campaign flips
 '
 
+test_expect_success 'CFiat value bits flipped: the replay names the traced bytes that differ from what it knows' '
+	bits=$(sed -n "/^\[lv\]/,/^\[/ s/^bits = //p" racy/manifest.ini) &&
+	n=0 &&
+	for k in $(seq 1 24); do
+		p=$(((k * 104729) % bits)) &&
+		rm -rf cfiat && cp -r racy cfiat && flipbit cfiat/lv.bin $p &&
+		test_expect_code 1 "$RAPTOR" replay cfiat 2>err &&
+		grep -E "^raptor: error: cfiat/lv\.bin: core [0-9]+, instruction [0-9]+ \(position [0-9]+\), bit [0-9]+: " err ||
+			return 1
+		if grep -E "bit [0-9]+: the traced bytes at 0x[0-9a-f]{8} differ from what the replay knows there$" err; then
+			n=$((n + 1))
+		fi
+	done &&
+	echo "# $n of 24 flips: the traced bytes differ" &&
+	test $n -ge 4
+'
+
 test_expect_success 'swapped streams, and streams from the other recording' '
 	swaps >swaps &&
 	campaign swaps
