@@ -376,14 +376,7 @@ int isa_cpu_step_decoded(struct isa_cpu *c, const struct isa_insn *in, struct is
 	unsigned cond;
 	int r;
 
-	c->dec->fast++;
-
-	c->pc = pc;
-	c->next_pc = pc + in->size;
-	c->stop = 0;
-	c->branched = 0;
-	c->exc_return = 0;
-	c->tail_exc = 0;
+	isa_fast_begin(c, in, pc);
 	out->ev = ISA_EV_INSN;
 	out->pc = pc;
 	out->size = in->size;

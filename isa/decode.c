@@ -92,6 +92,7 @@ void isa_decoder_invalidate(struct isa_decoder *d, uint32_t addr, uint32_t len)
 		pg[(a & ((1u << DC_PAGE_BITS) - 1)) >> 1].fn = NULL;
 		pg[(a & ((1u << DC_PAGE_BITS) - 1)) >> 1].plain = 0;
 		pg[(a & ((1u << DC_PAGE_BITS) - 1)) >> 1].dbranch = 0;
+		pg[(a & ((1u << DC_PAGE_BITS) - 1)) >> 1].sload = 0;
 		a += 2;
 	}
 }
@@ -497,6 +498,7 @@ static int decode_into(struct isa_decoder *d, struct isa_insn *in, uint32_t pc, 
 	isa_classify(in);
 	in->plain = (uint8_t)isa_insn_plain(in);
 	in->dbranch = (uint8_t)isa_insn_dbranch(in);
+	in->sload = (uint8_t)isa_insn_sload(in);
 	if (!d->simple)
 		isa_specialise(in);
 	cs_free(ci, 1);

@@ -1513,6 +1513,31 @@ int isa_insn_dbranch(const struct isa_insn *in)
 	return in->fn == x_b || in->fn == x_bl || in->fn == x_cbz || in->fn == x_cbnz;
 }
 
+int isa_insn_sload(const struct isa_insn *in)
+{
+	const struct isa_op *m = &in->op[1];
+	int k;
+
+	if (!in->id || in->fn != isa_exec_table[in->id] || in->writeback || in->post ||
+	    in->nops != 2 || in->op[0].kind != OP_REG || in->op[0].reg == 13 ||
+	    in->op[0].reg == 15 || m->kind != OP_MEM || m->reg == 15 ||
+	    (m->index != 0xff && m->index >= 13) || in->cond < 14)
+		return 0;
+	if (in->fn == x_ldr)
+		k = 4;
+	else if (in->fn == x_ldrh)
+		k = 2;
+	else if (in->fn == x_ldrb)
+		k = 1;
+	else if (in->fn == x_ldrsh)
+		k = 2 | 8;
+	else if (in->fn == x_ldrsb)
+		k = 1 | 8;
+	else
+		return 0;
+	return k;
+}
+
 /*
  * Specialised handlers: the commonest forms of the commonest data-processing
  * instructions and shifts, spelled out for the decode cache

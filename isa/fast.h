@@ -103,6 +103,45 @@ static inline __attribute__((always_inline)) int isa_cpu_step_plain_or(struct is
 }
 
 /*
+ * What isa_cpu_step_decoded sets before in, at pc, runs: the decoder's
+ * count of fast steps, the instruction's PCs, the handlers' flags.
+ */
+static inline __attribute__((always_inline)) void isa_fast_begin(struct isa_cpu *c,
+								 const struct isa_insn *in,
+								 uint32_t pc)
+{
+	c->dec->fast++;
+	c->pc = pc;
+	c->next_pc = pc + in->size;
+	c->stop = 0;
+	c->branched = 0;
+	c->exc_return = 0;
+	c->tail_exc = 0;
+}
+
+/*
+ * ... and after it ran, outside an IT block, with no fault and no
+ * exception return (pass: its condition passed): the PC, the instruction
+ * count, and *out as isa_cpu_step_decoded fills it.
+ */
+static inline __attribute__((always_inline)) void fast_retire(struct isa_cpu *c,
+							      const struct isa_insn *in, uint32_t pc,
+							      int pass, struct isa_step *out)
+{
+	c->s.r[15] = c->next_pc;
+	c->s.icount++;
+	memset(out, 0, sizeof(*out));
+	out->ev = ISA_EV_INSN;
+	out->pc = pc;
+	out->next_pc = c->next_pc;
+	out->size = in->size;
+	out->cf = in->cf;
+	out->insn_id = in->id;
+	out->taken = c->branched;
+	out->executed = (uint8_t)pass;
+}
+
+/*
  * May isa_cpu_exec_dbranch step in, the instruction isa_cpu_step_plain_or
  * found (NULL: none): a direct branch (isa_insn.dbranch), the core
  * outside an IT block?
@@ -125,27 +164,51 @@ static inline __attribute__((always_inline)) int isa_cpu_exec_dbranch(struct isa
 	uint32_t pc = c->s.r[15];
 	int pass = in->cond >= 14 || cond_pass(c->s.apsr, in->cond);
 
-	c->dec->fast++;
-	c->pc = pc;
-	c->next_pc = pc + in->size;
-	c->stop = 0;
-	c->branched = 0;
-	c->exc_return = 0;
-	c->tail_exc = 0;
+	isa_fast_begin(c, in, pc);
 	if (pass && in->fn(c, in) != EX_OK)
 		return isa_plain_failed(c, in, pc);
-	c->s.r[15] = c->next_pc;
-	c->s.icount++;
-	memset(out, 0, sizeof(*out));
-	out->ev = ISA_EV_INSN;
-	out->pc = pc;
-	out->next_pc = c->next_pc;
-	out->size = in->size;
-	out->cf = in->cf;
-	out->insn_id = in->id;
-	out->taken = c->branched;
-	out->executed = (uint8_t)pass;
+	fast_retire(c, in, pc, pass, out);
 	return 0;
+}
+
+/*
+ * May the block engine step in, the instruction isa_cpu_step_plain_or
+ * found (NULL: none), as a simple load (isa_insn.sload), the core outside
+ * an IT block? Then *addr and *size: what it reads, if aligned (else 0:
+ * the general step decides about the trap). Nothing is changed.
+ */
+static inline __attribute__((always_inline)) int isa_cpu_sload_at(const struct isa_cpu *c,
+								  const struct isa_insn *in,
+								  uint32_t *addr, unsigned *size)
+{
+	const struct isa_op *m;
+
+	if (!in || !in->sload || c->s.it)
+		return 0;
+	m = &in->op[1];
+	*size = in->sload & 7u;
+	*addr = c->s.r[m->reg] + (m->index != 0xff ? c->s.r[m->index] << m->shift : (uint32_t)m->imm);
+	return !(*addr & (*size - 1));
+}
+
+/*
+ * Retire in, the simple load isa_cpu_sload_at let through, with v the
+ * value its bus read gave: Rt (extended), the PC, the instruction count,
+ * as isa_cpu_step_decoded does; *out the step record it would fill.
+ */
+static inline __attribute__((always_inline)) void isa_cpu_sload_done(struct isa_cpu *c,
+								     const struct isa_insn *in,
+								     uint32_t v, struct isa_step *out)
+{
+	uint32_t pc = c->s.r[15];
+
+	if (in->sload == (1 | 8))
+		v = (uint32_t)(int32_t)(int8_t)v;
+	else if (in->sload == (2 | 8))
+		v = (uint32_t)(int32_t)(int16_t)v;
+	isa_fast_begin(c, in, pc);
+	c->s.r[in->op[0].reg] = v;
+	fast_retire(c, in, pc, 1, out);
 }
 
 static inline __attribute__((always_inline)) int

@@ -54,6 +54,7 @@ struct isa_insn {
 	uint8_t imm_carry;  /* ThumbExpandImm_C carry: 0 unchanged, 2 clear, 3 set */
 	uint8_t plain;      /* isa_insn_plain: the block engine may run it (isa_cpu_step_plain) */
 	uint8_t dbranch;    /* isa_insn_dbranch: ... as a direct branch (isa_cpu_exec_dbranch) */
+	uint8_t sload;      /* isa_insn_sload: ... as a simple load (isa_cpu_sload_addr) */
 	uint16_t reglist;   /* LDM/STM/PUSH/POP register mask */
 	int32_t post_imm;
 	struct isa_op op[ISA_MAXOPS];
@@ -246,6 +247,16 @@ int isa_insn_plain(const struct isa_insn *in);
  * isa_insn_plain.
  */
 int isa_insn_dbranch(const struct isa_insn *in);
+/*
+ * A simple load: LDR, LDRH, LDRB, LDRSH, LDRSB with the table's handler,
+ * an immediate or register offset, no writeback, Rt r0-r12 or LR, the
+ * base not PC, the index (if any) r0-r12: its size (1, 2, 4), plus 8 if
+ * it sign-extends; 0 for any other instruction. Such a load only reads
+ * its address and writes Rt (its faults come of the address alone: the
+ * caller of isa_cpu_sload_addr takes the general step for an unaligned one
+ * or one outside memory). Called with isa_insn_plain.
+ */
+int isa_insn_sload(const struct isa_insn *in);
 /*
  * Replace the handler of a decoded instruction by a specialised one where
  * its form has one (the commonest data-processing forms), doing exactly

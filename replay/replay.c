@@ -1512,6 +1512,17 @@ static inline void note_tix_access(struct rpl *r, const struct acc *x)
 	r->tix_blk[r->cur][x->store] = last;
 }
 
+/* The step's load-value messages (timed) against the cycle core i's load retired at. */
+static int lv_due_check(struct rpl *r, int i, uint64_t cycle)
+{
+	for (int k = 0; k < r->nlv_due; k++)
+		if (r->lv_due[k] != cycle)
+			return desync(r, r->lv_path, i, r->lv_due_at[k], "the message is stamped "
+				      "cycle %llu, the load retired at cycle %llu", U(r->lv_due[k]),
+				      U(cycle));
+	return 0;
+}
+
 /*
  * One scheduler step: 0 go on, 1 the end of the recording (no step done
  * then, or the program's exit), -1 error. r->cur, r->last and r->acc tell
@@ -1590,12 +1601,8 @@ static inline __attribute__((always_inline)) int step_body(struct rpl *r, int fa
 	} else if (st->ev == ISA_EV_EXCEPTION) {
 		r->d.csteps[i]++;
 	}
-	if (r->nlv_due && r->mf.lv.timed)
-		for (int k = 0; k < r->nlv_due; k++)
-			if (r->lv_due[k] != cycle)
-				return desync(r, r->lv_path, i, r->lv_due_at[k], "the message is "
-					      "stamped cycle %llu, the load retired at cycle %llu",
-					      U(r->lv_due[k]), U(cycle));
+	if (r->nlv_due && r->mf.lv.timed && lv_due_check(r, i, cycle))
+		return -1;
 	if (cf_step(r, i, st, cycle))
 		return -1;
 	if (checked && r->truth && verify_step(r, i, st, cycle))
@@ -1685,35 +1692,111 @@ static inline __attribute__((always_inline)) void note_fast(struct rpl *r, int i
 	}
 }
 
-/*
- * run_fast_with's step of a direct branch (isa_insn.dbranch) outside an
- * IT block, with neither truth nor observer, the position below its limit
- * and the core within its trace: what step_fast does for it (no access, no
- * fault, no exception, not the end) without the general step: the branch,
- * note_fast, its cost (1, the branch penalty if taken, the jitter), the
- * counters, the predictor and the stream's messages (cf_step). *bs: the
- * step as step_fast would have recorded it. 0, or -1 at an error.
- */
-static inline __attribute__((always_inline)) int branch_fast(struct rpl *r, int i,
-							     const struct isa_insn *in,
-							     struct isa_step *bs)
+/* A block engine's step of core i that cost `cost` cycles, retired: its clock, SysTick, the counters. */
+static inline __attribute__((always_inline)) void retire_fast(struct rpl *r, int i, uint64_t cost)
 {
 	struct board_sched *sc = &r->sched;
-	struct isa_cpu *cpu = r->cpu[i];
-	uint64_t cost;
 
-	if (isa_cpu_exec_dbranch(cpu, in, bs))
-		return -1;
-	note_fast(r, i, bs->pc);
-	cost = 1 + (bs->taken ? sc->cfg.branch_penalty : 0) + board_sched_jitter(sc);
 	sc->cycles[i] += cost;
 	board_sched_moved(sc, i);
-	isa_cpu_tick_inline(cpu, cost);
+	isa_cpu_tick_inline(r->cpu[i], cost);
 	r->d.steps++;
 	r->d.insns[i]++;
 	r->d.position++;
 	r->d.csteps[i]++;
-	return cf_step(r, i, bs, sc->cycles[i]);
+}
+
+/*
+ * run_fast_with's step of a direct branch (isa_insn.dbranch) outside an
+ * IT block, the position below its limit and the core within its trace:
+ * what step_fast does for it (no access, no
+ * fault, no exception, not the end) without the general step: the branch,
+ * note_fast, its cost (1, the branch penalty if taken, the jitter), the
+ * counters, the predictor and the stream's messages (cf_step), and if
+ * checked (run_fast_with's st) the truth and the observer. *bs: the step
+ * as step_fast would have recorded it. 0, or -1 at an error.
+ */
+static inline __attribute__((always_inline)) int branch_fast(struct rpl *r, int i,
+							     const struct isa_insn *in,
+							     struct isa_step *bs, int checked)
+{
+	struct board_sched *sc = &r->sched;
+
+	if (isa_cpu_exec_dbranch(r->cpu[i], in, bs))
+		return -1;
+	note_fast(r, i, bs->pc);
+	retire_fast(r, i, 1 + (bs->taken ? sc->cfg.branch_penalty : 0) + board_sched_jitter(sc));
+	if (cf_step(r, i, bs, sc->cycles[i]))
+		return -1;
+	if (checked && r->truth && verify_step(r, i, bs, sc->cycles[i]))
+		return -1;
+	if (checked && r->obs)
+		notify(r, i, bs, sc->cycles[i]);
+	return 0;
+}
+
+/*
+ * run_fast_with's step of a simple load (isa_cpu_sload_at: size bytes at
+ * addr, aligned) from the board's memory (not in reset), the position
+ * below its limit and the core within its trace: what step_fast does for
+ * it, in its order, without the general step: the timing cache, the value
+ * (load_cfiat or load_mem, as bus_read), Rt, the summary's PC and the time
+ * index, its cost (1, the misses, the jitter), the counters, the
+ * load-value message's cycle, the control-flow counters, if checked
+ * (run_fast_with's st) the truth and the observer, the summary's access,
+ * the frontier and the time index's slot. *bs: the step as step_fast
+ * would have recorded it. 0, or -1 at an error.
+ */
+static inline __attribute__((always_inline)) int load_fast(struct rpl *r, int i,
+							   const struct isa_insn *in, uint32_t addr,
+							   unsigned size, struct isa_step *bs, int checked)
+{
+	struct board_sched *sc = &r->sched;
+	struct isa_cpu *cpu = r->cpu[i];
+	struct rpl_summary *osum = NULL;
+	uint32_t v;
+	uint64_t cycle;
+
+	r->nacc = 0;
+	r->cur = i;
+	r->nlv_due = 0;
+	board_sched_begin(sc);
+	board_sched_access(sc, i, addr, size, ISA_ACC_LOAD, 1);
+	if (r->fa ? load_cfiat(r, i, addr, size, &v) : load_mem(r, i, addr, size, &v))
+		return -1; /* (a desync, reported: r->failed) */
+	note_access(r, addr, size, v, 0, ISA_ACC_LOAD);
+	isa_cpu_sload_done(cpu, in, v, bs);
+	if (r->d.steps >= r->frontier) {
+		if (!r->run_osum)
+			r->run_osum = rpl_open_summary(r);
+		osum = r->run_osum;
+		rpl_sum_pc(osum, bs->pc);
+		if (bs->pc >> RPL_TIX_CODE_SHIFT != r->tix_line[i]) {
+			rpl_tix_pc(r->tix, r->d.position, bs->pc);
+			r->tix_line[i] = bs->pc >> RPL_TIX_CODE_SHIFT;
+		}
+	}
+	retire_fast(r, i, 1 + board_sched_jitter(sc) + (uint64_t)sc->misses * sc->cfg.miss_penalty);
+	cycle = sc->cycles[i];
+	if (r->nlv_due && r->mf.lv.timed && lv_due_check(r, i, cycle))
+		return -1;
+	r->d.icnt[i]++; /* cf_step: an instruction that is no branch */
+	r->d.sl[i]++;
+	if (checked && r->truth && verify_step(r, i, bs, cycle))
+		return -1;
+	if (checked && r->obs)
+		notify(r, i, bs, cycle);
+	if (osum) {
+		rpl_sum_access(osum, addr, size, 0);
+		note_tix_access(r, &r->acc[0]);
+		r->frontier = r->d.steps;
+		if (r->d.position >= r->tix_next_pos) {
+			rpl_tix_done(r->tix, r->d.steps, r->d.position);
+			r->tix_next_pos += r->interval;
+			tix_forget(r);
+		}
+	}
+	return 0;
 }
 
 /*
@@ -1722,8 +1805,10 @@ static inline __attribute__((always_inline)) int branch_fast(struct rpl *r, int 
  * exactly the bookkeeping step_once gives them (a plain step accesses no
  * data, takes no branch and sends no message: its cost is 1 plus the
  * jitter, the control-flow counters count it, the summary notes its PC,
- * the truth and the observer see it); every other step is step_once's
- * (step_fast).
+ * the truth and the observer see it); so do a direct branch outside an
+ * IT block (branch_fast) and a simple aligned load from memory
+ * (load_fast), with their own bookkeeping; every other step is
+ * step_once's (step_fast).
  */
 static inline __attribute__((always_inline)) int run_fast_with(struct rpl *r, uint64_t to,
 								 struct isa_step *st)
@@ -1732,8 +1817,10 @@ static inline __attribute__((always_inline)) int run_fast_with(struct rpl *r, ui
 	const struct isa_insn *in;
 	struct isa_step bs;
 	uint64_t lim, before;
-	uint32_t pc = 0;
-	int i, k, plain = 0, p; /* plain: the last step was plain (1), branch_fast's (2) */
+	uint32_t pc = 0, la = 0;
+	unsigned ls = 0;
+	/* plain: the last step was plain (1), branch_fast's or load_fast's (2, ld: the load's) */
+	int i, k, plain = 0, p, ld;
 
 	/*
 	 * What only step_fast and rpl_ckpt_take change, read again after them:
@@ -1768,10 +1855,17 @@ static inline __attribute__((always_inline)) int run_fast_with(struct rpl *r, ui
 			r->good_steps = r->d.steps;
 			return -1;
 		}
-		if (!p && !st && isa_cpu_dbranch_at(r->cpu[i], in) && r->d.position < lim &&
-		    (!r->d.have_end || r->d.insns[i] < r->d.budget[i])) {
+		ld = 0;
+		if (!p && r->d.position < lim &&
+		    (!r->d.have_end || r->d.insns[i] < r->d.budget[i]) &&
+		    (isa_cpu_dbranch_at(r->cpu[i], in) ||
+		     (ld = isa_cpu_sload_at(r->cpu[i], in, &la, &ls) && !r->in_reset &&
+			   board_map(&r->bm, la, ls, 0) == BOARD_R_MEM))) {
 			before = r->d.steps;
-			k = branch_fast(r, i, in, &bs);
+			k = ld ? load_fast(r, i, in, la, ls, &bs, st != NULL)
+			       : branch_fast(r, i, in, &bs, st != NULL);
+			if (st)
+				*st = bs;
 			if (k) {
 				r->failed = 1;
 				r->good_steps = before;
@@ -1828,7 +1922,7 @@ static inline __attribute__((always_inline)) int run_fast_with(struct rpl *r, ui
 	}
 #undef RUN_FAST_LIM
 	if (plain == 2) {
-		r->last = bs; /* a direct branch's, branch_fast's */
+		r->last = bs; /* branch_fast's or load_fast's */
 	} else if (plain && !st) {
 		/* r->last, filled only under the truth or an observer: the step's PCs */
 		memset(&r->last, 0, sizeof(r->last));
