@@ -124,9 +124,10 @@ static inline __attribute__((always_inline)) void isa_fast_begin(struct isa_cpu 
  * exception return (pass: its condition passed): the PC, the instruction
  * count, and *out as isa_cpu_step_decoded fills it.
  */
-static inline __attribute__((always_inline)) void fast_retire(struct isa_cpu *c,
-							      const struct isa_insn *in, uint32_t pc,
-							      int pass, struct isa_step *out)
+static inline __attribute__((always_inline)) void isa_fast_retire(struct isa_cpu *c,
+								  const struct isa_insn *in,
+								  uint32_t pc, int pass,
+								  struct isa_step *out)
 {
 	c->s.r[15] = c->next_pc;
 	c->s.icount++;
@@ -167,7 +168,7 @@ static inline __attribute__((always_inline)) int isa_cpu_exec_dbranch(struct isa
 	isa_fast_begin(c, in, pc);
 	if (pass && in->fn(c, in) != EX_OK)
 		return isa_plain_failed(c, in, pc);
-	fast_retire(c, in, pc, pass, out);
+	isa_fast_retire(c, in, pc, pass, out);
 	return 0;
 }
 
@@ -208,7 +209,7 @@ static inline __attribute__((always_inline)) void isa_cpu_sload_done(struct isa_
 		v = (uint32_t)(int32_t)(int16_t)v;
 	isa_fast_begin(c, in, pc);
 	c->s.r[in->op[0].reg] = v;
-	fast_retire(c, in, pc, 1, out);
+	isa_fast_retire(c, in, pc, 1, out);
 }
 
 static inline __attribute__((always_inline)) int

@@ -54,7 +54,7 @@ struct isa_insn {
 	uint8_t imm_carry;  /* ThumbExpandImm_C carry: 0 unchanged, 2 clear, 3 set */
 	uint8_t plain;      /* isa_insn_plain: the block engine may run it (isa_cpu_step_plain) */
 	uint8_t dbranch;    /* isa_insn_dbranch: ... as a direct branch (isa_cpu_exec_dbranch) */
-	uint8_t sload;      /* isa_insn_sload: ... as a simple load (isa_cpu_sload_addr) */
+	uint8_t sload;      /* isa_insn_sload: ... as a simple load (isa_cpu_sload_at) */
 	uint16_t reglist;   /* LDM/STM/PUSH/POP register mask */
 	int32_t post_imm;
 	struct isa_op op[ISA_MAXOPS];

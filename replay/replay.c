@@ -1819,7 +1819,7 @@ static inline __attribute__((always_inline)) int run_fast_with(struct rpl *r, ui
 	uint64_t lim, before;
 	uint32_t pc = 0, la = 0;
 	unsigned ls = 0;
-	/* plain: the last step was plain (1), branch_fast's or load_fast's (2, ld: the load's) */
+	/* plain: the last step was plain (1), branch_fast's or load_fast's (2); ld: a load's */
 	int i, k, plain = 0, p, ld;
 
 	/*
