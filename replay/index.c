@@ -760,23 +760,6 @@ static void tix_piece(void *ctx, const uint8_t *p, size_t n)
 		tp->err = 1;
 }
 
-/*
- * One record of the body (integers little-endian; a blob is a u32 length
- * and that many bytes of one zstd frame, util/zpack.h):
- *
- *   slot u64, steps u64, position u64, sealed u32,
- *   blob: the summary's bitmaps pc[1024 bytes], rd[8192], wr[8192],
- *   delta u32: 0, or the record is the delta-th after its key,
- *   blob: the state (state_size bytes inflated; a delta: XORed with the key's),
- *   nnew u32, nnew x { last u32, blob: data[4096] known[512] }  (pages first held here)
- *   nref u32, nref x { page index u32, page id u32 }            (the snapshot's pages)
- *
- * A page's id is its order of appearance; `last` is the last checkpoint
- * that holds it, so a reader can let go of it there. The states stay
- * compressed in the reader's store until restored. A delta's key is the
- * latest record before it whose delta is 0 (*key; the store's deltas
- * against another checkpoint go whole).
- */
 /* Record i, checkpoint i of ck, is the key now; raw: its raw state, or NULL (unpacked when needed). */
 static void key_written(struct last_key *key, struct rpl_ckstore *ck, size_t i, const uint8_t *raw,
 			size_t state_size)
@@ -793,6 +776,25 @@ static void key_written(struct last_key *key, struct rpl_ckstore *ck, size_t i, 
 		memcpy(key->raw, raw, state_size);
 }
 
+/*
+ * One record of the body (integers little-endian; a blob is a u32 length
+ * and that many bytes of one zstd frame, util/zpack.h):
+ *
+ *   slot u64, steps u64, position u64, sealed u32,
+ *   blob: the summary's bitmaps pc[1024 bytes], rd[8192], wr[8192],
+ *   delta u32: 0, or the record is the delta-th after its key,
+ *   blob: the state (state_size bytes inflated; a delta: XORed with the key's),
+ *   nnew u32, nnew x { last u32, blob: data[4096] known[512] }  (pages first held here)
+ *   nref u32, nref x { page index u32, page id u32 }            (the snapshot's pages)
+ *
+ * A page's id is its order of appearance; `last` is the last checkpoint
+ * that holds it, so a reader can let go of it there. The states stay
+ * compressed in the reader's store until restored. A delta's key is the
+ * latest record before it whose delta is 0 (*key): the store's deltas on
+ * it go as they are; a state the store holds raw, or as a delta on
+ * another, becomes a delta on it where rpl_ckstore_may_key allows, else
+ * whole (and the key of those after it).
+ */
 static int write_record(struct rpl_idx *x, struct bout *w, struct rpl_ckstore *ck, size_t i,
 			struct pmap *m, struct last_key *key)
 {
