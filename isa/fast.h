@@ -58,6 +58,28 @@ int isa_cpu_step_decoded(struct isa_cpu *c, const struct isa_insn *in,
 			 struct isa_step *out) MUST_CHECK;
 
 /*
+ * *out as isa_cpu_step_decoded fills it for in, at pc, retired without a
+ * fault or an exception return (in_it, pass: in an IT block, executed;
+ * taken: it branched), c->next_pc where the core goes.
+ */
+static inline __attribute__((always_inline)) void isa_fast_record(const struct isa_cpu *c,
+								  const struct isa_insn *in,
+								  uint32_t pc, int in_it, int pass,
+								  int taken, struct isa_step *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->ev = ISA_EV_INSN;
+	out->pc = pc;
+	out->next_pc = c->next_pc;
+	out->size = in->size;
+	out->cf = in->cf;
+	out->insn_id = in->id;
+	out->in_it = (uint8_t)in_it;
+	out->taken = (uint8_t)taken;
+	out->executed = (uint8_t)pass;
+}
+
+/*
  * isa_cpu_step_plain, and where it returns 0, *inp gets the instruction
  * fast_insn found (not plain), for isa_cpu_step_decoded to step, or NULL
  * when isa_cpu_step must look (the general step, a cache miss).
@@ -89,16 +111,8 @@ static inline __attribute__((always_inline)) int isa_cpu_step_plain_or(struct is
 	c->s.r[15] = c->next_pc;
 	c->s.icount++;
 	*pcp = pc;
-	if (out) {
-		memset(out, 0, sizeof(*out));
-		out->ev = ISA_EV_INSN;
-		out->pc = pc;
-		out->next_pc = c->next_pc;
-		out->size = in->size;
-		out->insn_id = in->id;
-		out->in_it = (uint8_t)in_it;
-		out->executed = (uint8_t)pass;
-	}
+	if (out)
+		isa_fast_record(c, in, pc, in_it, pass, 0, out);
 	return 1;
 }
 
@@ -131,15 +145,7 @@ static inline __attribute__((always_inline)) void isa_fast_retire(struct isa_cpu
 {
 	c->s.r[15] = c->next_pc;
 	c->s.icount++;
-	memset(out, 0, sizeof(*out));
-	out->ev = ISA_EV_INSN;
-	out->pc = pc;
-	out->next_pc = c->next_pc;
-	out->size = in->size;
-	out->cf = in->cf;
-	out->insn_id = in->id;
-	out->taken = c->branched;
-	out->executed = (uint8_t)pass;
+	isa_fast_record(c, in, pc, 0, pass, c->branched, out);
 }
 
 /*
