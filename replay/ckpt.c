@@ -158,7 +158,7 @@ void rpl_ckpt_take(struct rpl *r)
 		}
 	}
 	heap_hugepages_grow();
-	state = p = xmalloc(r->state_size);
+	state = p = rpl_ckstore_block(r->ck);
 	memcpy(p, &r->d, sizeof(r->d));
 	/* the readers' pointers are restore_checkpoint's to set: none kept (an index is a file) */
 	((struct dyn *)p)->cfd.r.buf = ((struct dyn *)p)->lvd.r.buf = NULL;

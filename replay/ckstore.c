@@ -9,6 +9,7 @@
 #define MAX_SPARSE 70 /* m = 64: only slot 0 is kept */
 #define HOT 4	      /* checkpoints nearest the replay whose state stays raw */
 #define CHAIN 8	      /* a delta's key is one of the CHAIN - 1 entries before it when packed */
+#define POOL 2	      /* raw state blocks kept for the next checkpoints (rpl_ckstore_block) */
 #define NONE UINT64_MAX	      /* entry.base: not a delta */
 #define LOST (UINT64_MAX - 1) /* entry.base: a delta whose key went and whose bytes did not inflate */
 
@@ -47,14 +48,19 @@ struct rpl_ckstore {
 	uint8_t *xbuf, *nraw;
 	/*
 	 * pack's output, zpack_bound(state_size) bytes, kept with the
-	 * compressor (no workspace allocated per state): the compressed
-	 * state then goes back into the raw one's block, shrunk in place. A
-	 * new block per state, even a small one, grew the heap while a trim
-	 * packed a thousand states at once (the resident memory rose 30-40 MiB
-	 * over the budget while the store shrank).
+	 * compressor (no workspace allocated per state), then copied to a
+	 * block of its size.
 	 */
 	uint8_t *zbuf;
 	struct zpack *zp; /* set up at the first state packed or unpacked */
+	/*
+	 * Raw states' blocks given back (packed or dropped), for the next
+	 * checkpoints: a state from a fresh block faults its pages in anew
+	 * (a third of an 8-core index's CPU time went to those faults and
+	 * zeroed pages). Counted in held.
+	 */
+	uint8_t *pool[POOL];
+	unsigned npool;
 };
 
 /* Bytes an entry holds besides its memory pages. */
@@ -75,10 +81,32 @@ struct rpl_ckstore *rpl_ckstore_new(size_t state_size, const struct rpl_mem *liv
 	return s;
 }
 
-static void entry_release(struct entry *e)
+/* A raw state's block (state_size bytes) goes back to the pool, or to the heap when it is full. */
+static void give_back(struct rpl_ckstore *s, uint8_t *raw)
+{
+	if (s->npool == POOL) {
+		free(raw);
+		return;
+	}
+	s->pool[s->npool++] = raw;
+	s->held += s->state_size;
+}
+
+uint8_t *rpl_ckstore_block(struct rpl_ckstore *s)
+{
+	if (!s->npool)
+		return xmalloc(s->state_size);
+	s->held -= s->state_size;
+	return s->pool[--s->npool];
+}
+
+static void entry_release(struct rpl_ckstore *s, struct entry *e)
 {
 	rpl_mem_free(e->mem);
-	free(e->state);
+	if (e->packed)
+		free(e->state);
+	else
+		give_back(s, e->state);
 	free(e->sum);
 }
 
@@ -87,7 +115,9 @@ void rpl_ckstore_free(struct rpl_ckstore *s)
 	if (!s)
 		return;
 	for (size_t i = 0; i < s->n; i++)
-		entry_release(&s->e[i]);
+		entry_release(s, &s->e[i]);
+	while (s->npool)
+		free(s->pool[--s->npool]);
 	free(s->e);
 	free(s->scratch);
 	free(s->kraw);
@@ -363,8 +393,9 @@ int rpl_ckstore_may_key(const struct rpl_ckstore *s, size_t k, size_t i)
 
 /*
  * Entry e's state becomes the packed src (state_size raw bytes): 0, or -1
- * when packing does not pay (e unchanged). In e's block, shrunk or grown
- * in place: nothing new is taken from the heap per state.
+ * when packing does not pay (e unchanged). A raw state's block goes back
+ * to the pool (give_back) for a block of the packed size; a packed one's
+ * is shrunk or grown in place.
  */
 static int store_packed(struct rpl_ckstore *s, struct entry *e, const uint8_t *src)
 {
@@ -376,7 +407,12 @@ static int store_packed(struct rpl_ckstore *s, struct entry *e, const uint8_t *s
 	if (!n || n >= s->state_size)
 		return -1;
 	s->held -= e->len;
-	e->state = xrealloc(e->state, n);
+	if (e->packed) {
+		e->state = xrealloc(e->state, n);
+	} else {
+		give_back(s, e->state);
+		e->state = xmalloc(n);
+	}
 	memcpy(e->state, s->zbuf, n);
 	e->len = n;
 	e->packed = 1;
@@ -388,7 +424,10 @@ static int store_packed(struct rpl_ckstore *s, struct entry *e, const uint8_t *s
 static void store_raw(struct rpl_ckstore *s, struct entry *e, const uint8_t *src)
 {
 	s->held -= e->len;
-	e->state = xrealloc(e->state, s->state_size);
+	if (e->packed) {
+		free(e->state);
+		e->state = rpl_ckstore_block(s);
+	}
 	memcpy(e->state, src, s->state_size);
 	e->len = s->state_size;
 	e->packed = 0;
@@ -500,7 +539,7 @@ static void let_go(struct rpl_ckstore *s, size_t i, size_t p)
 	if (s->scratch_steps == s->e[i].steps)
 		s->scratch_steps = UINT64_MAX;
 	s->held -= entry_bytes(&s->e[i]);
-	entry_release(&s->e[i]);
+	entry_release(s, &s->e[i]);
 	s->dropped++;
 }
 
@@ -525,22 +564,37 @@ static void thin(struct rpl_ckstore *s, uint64_t now)
 	s->n = w;
 }
 
+/* Over the budget, the pool goes first (it is worth less than any checkpoint): the bytes held then. */
+static uint64_t drain(struct rpl_ckstore *s)
+{
+	while (rpl_ckstore_bytes(s) > s->budget && s->npool) {
+		free(s->pool[--s->npool]);
+		s->held -= s->state_size;
+	}
+	return rpl_ckstore_bytes(s);
+}
+
 void rpl_ckstore_trim(struct rpl_ckstore *s, uint64_t now)
 {
 	size_t j = 0, hot = HOT, lo, hi;
 	uint64_t bytes = rpl_ckstore_bytes(s);
 
-	if (bytes <= s->budget)
-		goto out;
 	/*
 	 * Once the store has thinned, what this density drops goes first, not
 	 * compressed in vain: in a 10^9-instruction index 93% of the states
 	 * compressed were dropped later, a third of its CPU time (see ckstore.h:
 	 * what is compressed inside the dense window may still go later).
 	 */
-	if (s->dropped)
+	bytes = drain(s);
+	if (bytes > s->budget && s->dropped)
 		thin(s, now);
-	/* the states of the cold checkpoints compressed; raw ones take a quarter at most */
+	/*
+	 * The states of the cold checkpoints compressed, within the budget
+	 * too: a raw state each needs a new block, whose pages fault in,
+	 * while a packed one gives its block back for the next (a fifth of an
+	 * 8-core index's CPU time went to faults and zeroed pages when the
+	 * states stayed raw up to the budget). Raw ones take a quarter at most.
+	 */
 	if ((uint64_t)hot * s->state_size > s->budget / 4)
 		hot = (size_t)(s->budget / 4 / s->state_size);
 	while (j + 1 < s->n && s->e[j + 1].slot <= now)
@@ -552,7 +606,7 @@ void rpl_ckstore_trim(struct rpl_ckstore *s, uint64_t now)
 			pack(s, i);
 	/* then thinner and thinner until it fits */
 	for (;;) {
-		bytes = rpl_ckstore_bytes(s);
+		bytes = drain(s);
 		if (bytes <= s->budget || s->n == 1)
 			break;
 		thin(s, now);
@@ -561,7 +615,6 @@ void rpl_ckstore_trim(struct rpl_ckstore *s, uint64_t now)
 			break;
 		s->sparse++;
 	}
-out:
 	if (bytes > s->peak)
 		s->peak = bytes;
 }

@@ -21,9 +21,11 @@
  * The budget counts what the store holds: each entry's bookkeeping, its
  * state (as stored: raw or compressed), its summary, its snapshot's page
  * table, and the memory pages the snapshots hold that the replay's live
- * picture does not (what dropping every snapshot would give back). Over
- * the budget, rpl_ckstore_trim first compresses the states of the cold
- * checkpoints (util/zpack.h: zstd level 1; a few nearest the replay stay raw), then
+ * picture does not (what dropping every snapshot would give back), and
+ * the raw blocks it keeps for the next states (rpl_ckstore_block; the
+ * first thing to go over the budget). rpl_ckstore_trim compresses the
+ * states of the cold checkpoints, within the budget too (util/zpack.h:
+ * zstd level 1; a few nearest the replay stay raw), and over the budget
  * thins; once it has thinned, it thins at the current density before it
  * compresses, so that what that density drops now is not compressed
  * first (a state compressed inside the dense window may still be dropped
@@ -106,8 +108,15 @@ uint64_t rpl_ckstore_position(const struct rpl_ckstore *s, size_t i);
 int rpl_ckstore_wants(const struct rpl_ckstore *s, uint64_t slot);
 
 /*
+ * A block for a raw state (state_size bytes, contents undefined): one a
+ * packed or dropped state gave back if the store keeps one (its pages are
+ * in: a new checkpoint's copy does not fault them in anew), else new.
+ */
+uint8_t *rpl_ckstore_block(struct rpl_ckstore *s);
+
+/*
  * Add the checkpoint of slot `slot`, after step `steps` at position
- * `position`: state (state_size bytes from xmalloc) and snap become the
+ * `position`: state (state_size bytes from rpl_ckstore_block or xmalloc) and snap become the
  * store's. Its place is by steps, which no entry may have already. fresh:
  * the replay is at its frontier (it has run no step past this one yet; the
  * entry is then the last): its summary starts empty. Otherwise it is a
@@ -138,8 +147,8 @@ const struct rpl_summary *rpl_ckstore_sum_const(const struct rpl_ckstore *s, siz
 
 /*
  * Keep the store within its budget, the replay being at slot `now`:
- * compress cold states, then thin (once thinned: thin, compress, thin;
- * see the top). Never drops entry 0; if
+ * compress cold states, then thin while over it (once thinned: thin,
+ * compress, thin; see the top). Never drops entry 0; if
  * entry 0 alone is over the budget, that is what is left.
  */
 void rpl_ckstore_trim(struct rpl_ckstore *s, uint64_t now);

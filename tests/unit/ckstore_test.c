@@ -6,7 +6,8 @@
  * every change each checkpoint the store holds must give back exactly the
  * bytes it was given. Also: keys that go while deltas rest on them (the
  * deltas handed on), rpl_ckstore_load's deltas and its refusals, and a
- * delta whose key's bytes are damaged (reported, never other bytes).
+ * delta whose key's bytes are damaged (reported, never other bytes); the
+ * raw blocks given back for the next states (rpl_ckstore_block).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -223,6 +224,51 @@ static void loads(void)
 	rpl_mem_free(live);
 }
 
+/*
+ * States built in the store's blocks (rpl_ckstore_block), as the replay
+ * does: a state packed gives its block back for the next, so a forward
+ * run goes through a handful; over the budget, the kept block goes first.
+ */
+static void blocks(void)
+{
+	struct rpl_mem *live = rpl_mem_new();
+	struct rpl_ckstore *s = rpl_ckstore_new(S, live, 1ull << 30);
+	struct rpl_ckstore_stats st;
+	uint8_t *seen[NSLOTS];
+	int nseen = 0, ok = 1;
+	uint64_t bytes;
+
+	for (int k = 0; k < NSLOTS && ok; k++) {
+		uint8_t *p = rpl_ckstore_block(s);
+		int j = 0;
+
+		while (j < nseen && seen[j] != p)
+			j++;
+		if (j == nseen)
+			seen[nseen++] = p;
+		memcpy(p, want[k], S);
+		rpl_ckstore_add(s, k, k * 10, k * 100, p, rpl_mem_snapshot(live), 1);
+		rpl_ckstore_trim(s, k);
+		if (k % 16 == 15)
+			ok = all_exact(s);
+	}
+	rpl_ckstore_stats(s, &st);
+	/* a state that stays raw keeps its block (late keys: random bytes do not pack) */
+	tap_ok(ok && all_exact(s) && st.packed > NSLOTS / 2 &&
+		       nseen <= (int)(NSLOTS - st.packed) + 2,
+	       "within the budget: %zu of %d states packed, in %d raw blocks", st.packed, NSLOTS,
+	       nseen);
+	bytes = rpl_ckstore_bytes(s);
+	rpl_ckstore_set_budget(s, bytes - S / 2);
+	rpl_ckstore_trim(s, NSLOTS - 1);
+	rpl_ckstore_stats(s, &st);
+	tap_ok(st.count == NSLOTS && !st.dropped && rpl_ckstore_bytes(s) == bytes - S &&
+		       all_exact(s),
+	       "over the budget by less than a state: the block kept goes, no checkpoint");
+	rpl_ckstore_free(s);
+	rpl_mem_free(live);
+}
+
 int main(void)
 {
 	make_states();
@@ -233,6 +279,7 @@ int main(void)
 	tap_ok(rekeyed > 0, "keys went while deltas rested on them: %llu deltas handed on",
 	       (unsigned long long)rekeyed);
 	loads();
+	blocks();
 	for (int k = 0; k < NSLOTS; k++)
 		free(want[k]);
 	return tap_done();
