@@ -567,7 +567,7 @@ int rpl_idx_load(struct rpl_idx *x, struct rpl *r)
 			}
 			cur[pi] = table[id];
 		}
-		snap = rpl_mem_snapshot(live);
+		snap = rpl_mem_copy(live);
 		for (size_t k = 0; k < np; k++)
 			rpl_mem_set_page(snap, k, cur[k]);
 		if (rpl_ckstore_load(ck, slot, steps, position, state, len, 1,

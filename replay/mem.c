@@ -24,13 +24,27 @@ static void unref(struct rpl_mem *m, struct rpl_mem_page *p)
 	}
 }
 
+/* m's page table changes: its latest snapshot is no longer equal to it. */
+static void forget_last(struct rpl_mem *m)
+{
+	struct rpl_mem *l = m->last;
+
+	if (l) {
+		m->last = NULL;
+		rpl_mem_free(l);
+	}
+}
+
 /* A page of m that m alone holds, ready to write. */
 static struct rpl_mem_page *own(struct rpl_mem *m, size_t pi)
 {
 	struct rpl_mem_page *p = m->page[pi], *q;
 
 	if (p && p->refs == 1)
-		return p;
+		return p; /* (no snapshot holds it: the latest stays equal) */
+	forget_last(m);
+	if (p && p->refs == 1)
+		return p; /* the latest snapshot, gone, was its only other holder */
 	q = p ? xmalloc(sizeof(*q)) : xcalloc(1, sizeof(*q));
 	if (p) {
 		memcpy(q, p, sizeof(*q));
@@ -55,6 +69,11 @@ void rpl_mem_free(struct rpl_mem *m)
 {
 	if (!m)
 		return;
+	if (m->shares) {
+		m->shares--;
+		return;
+	}
+	forget_last(m);
 	for (size_t i = 0; i < ARRAY_SIZE(m->page); i++)
 		unref(m, m->page[i]);
 	if (!--m->pool->refs)
@@ -62,11 +81,13 @@ void rpl_mem_free(struct rpl_mem *m)
 	free(m);
 }
 
-struct rpl_mem *rpl_mem_snapshot(const struct rpl_mem *m)
+struct rpl_mem *rpl_mem_copy(const struct rpl_mem *m)
 {
 	struct rpl_mem *s = xmalloc(sizeof(*s));
 
 	memcpy(s, m, sizeof(*s));
+	s->shares = 0;
+	s->last = NULL;
 	s->pool->refs++;
 	for (size_t i = 0; i < ARRAY_SIZE(s->page); i++)
 		if (s->page[i])
@@ -74,9 +95,23 @@ struct rpl_mem *rpl_mem_snapshot(const struct rpl_mem *m)
 	return s;
 }
 
+struct rpl_mem *rpl_mem_snapshot(struct rpl_mem *m)
+{
+	if (!m->last) {
+		m->last = rpl_mem_copy(m);
+		m->last->shares = 1; /* m's hold */
+	} else {
+		m->last->shares++;
+	}
+	return m->last;
+}
+
 void rpl_mem_restore(struct rpl_mem *m, const struct rpl_mem *snap,
 		     void (*changed)(void *ctx, uint32_t addr, uint32_t len), void *ctx)
 {
+	if (m->last == snap)
+		return; /* equal already */
+	forget_last(m);
 	for (size_t i = 0; i < ARRAY_SIZE(m->page); i++) {
 		if (m->page[i] == snap->page[i])
 			continue;
@@ -283,6 +318,7 @@ void rpl_mem_page_put(struct rpl_mem *m, struct rpl_mem_page *p)
 
 void rpl_mem_set_page(struct rpl_mem *m, size_t i, struct rpl_mem_page *p)
 {
+	forget_last(m);
 	if (p)
 		p->refs++;
 	unref(m, m->page[i]);

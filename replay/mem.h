@@ -49,9 +49,14 @@ uint32_t rpl_mem_read_under(const struct rpl_mem *m, const struct rpl_mem *under
  * A snapshot sharing every page with m (copy on write), and m's page pool
  * (rpl_mem_pool_bytes); free it with rpl_mem_free. Snapshots and restores
  * only mix pictures of one pool (a picture from rpl_mem_new and the
- * snapshots of it and of them).
+ * snapshots of it and of them). While m has not changed since its latest
+ * snapshot (or since it was restored to one), that one is handed out
+ * again, not copied (a control-flow-only replay's picture never changes):
+ * a snapshot is read-only.
  */
-struct rpl_mem *rpl_mem_snapshot(const struct rpl_mem *m);
+struct rpl_mem *rpl_mem_snapshot(struct rpl_mem *m);
+/* As rpl_mem_snapshot, but a copy of its own, to change (rpl_mem_set_page). */
+struct rpl_mem *rpl_mem_copy(const struct rpl_mem *m);
 /*
  * Make m equal to snap again (sharing its pages). changed, if not NULL, is
  * called for every page whose bytes may differ (the two pictures hold
@@ -115,6 +120,14 @@ struct rpl_mem_page {
 struct rpl_mem {
 	struct rpl_mem_pool *pool;
 	size_t held; /* pages held: page[]'s entries that are not NULL */
+	/*
+	 * A snapshot: its holders beyond the first (rpl_mem_snapshot hands
+	 * one out again while the picture has not changed). A picture: its
+	 * latest snapshot while they are still equal (one of its holders),
+	 * or NULL.
+	 */
+	unsigned shares;
+	struct rpl_mem *last;
 	struct rpl_mem_page *page[RPL_MEM_ROM_PAGES + RPL_MEM_SRAM_PAGES];
 };
 
