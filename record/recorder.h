@@ -18,7 +18,8 @@
  * end (atomically). An interrupted or failed run leaves a recording of what
  * happened up to that point: every core gets its end message and the
  * manifest its final lengths. A killed one (SIGKILL, a crash) too, up to
- * its last snapshot: every 2^20 instructions, and once at the start, the
+ * its last snapshot: at the start, then at multiples of 2^20 instructions
+ * at least 0.1 s apart (a snapshot's fsync costs), the
  * directory is made a complete partial recording of the run so far (the
  * streams' new bytes and end messages, the truth flushed, the manifest
  * renamed into place last; recorder.c snapshot()).

@@ -2,10 +2,10 @@
 . "$(dirname "$0")/lib.sh"
 test_description 'raptor record killed by SIGKILL at random moments: the recording replays (and verifies) up to its last snapshot'
 
-# The recorder makes the directory a complete partial recording every 2^20
-# instructions (record/recorder.c snapshot(): end messages, stream lengths,
-# the truth flushed, the manifest renamed into place last), and once at the
-# start. So whenever SIGKILL comes, what is on disk must be
+# The recorder makes the directory a complete partial recording at
+# multiples of 2^20 instructions, at least 0.1 s apart (record/recorder.c
+# snapshot(): end messages, stream lengths, the truth flushed, the manifest
+# renamed into place last), and once at the start. So whenever SIGKILL comes, what is on disk must be
 #   - no manifest.ini (killed before the first one was written): replay
 #     says so clearly;
 #   - or a partial recording: `raptor replay --verify` replays its prefix,
