@@ -65,6 +65,7 @@ static int run_to_end(struct rpl *r, const char *who)
 	double t0 = now(), last = t0, t;
 	uint64_t p0 = rpl_position(r);
 
+	rpl_set_sweep(r, 1);
 	for (;;) {
 		k = rpl_run(r, rpl_position(r) + 1000000);
 		if (k < 0)
@@ -85,6 +86,7 @@ static int run_to_end(struct rpl *r, const char *who)
 		if (k == 1)
 			break;
 	}
+	rpl_set_sweep(r, 0);
 	if (tty)
 		fputc('\n', stderr);
 	return k < 0 ? -1 : 0;
@@ -242,14 +244,18 @@ int cmd_index(int argc, char **argv)
 	t2 = now();
 	if (!quiet) {
 		uint64_t deltas, sb = rpl_idx_state_bytes(x, &deltas);
+		struct rpl_ckstore_stats cs;
 
+		rpl_checkpoint_stats(r, &cs);
 		fprintf(stderr,
 			"raptor index: %s: %" PRIu64 " checkpoints over %" PRIu64
 			" instructions (replayed in %.2f s, %.1f MIPS; written in %.2f s) to %s, "
-			"%" PRIu64 " bytes (their states %" PRIu64 ", %" PRIu64 " of them deltas)\n",
+			"%" PRIu64 " bytes (their states %" PRIu64 ", %" PRIu64 " of them deltas; "
+			"%" PRIu64 " dropped on the way, %" PRIu64 " not laid down, as thinning "
+			"would have dropped them before the end)\n",
 			dir, rpl_idx_count(x), rpl_position(r), t1 - t0,
 			t1 > t0 ? rpl_position(r) / (t1 - t0) / 1e6 : 0.0, t2 - t1, rpl_idx_path(x),
-			rpl_idx_bytes(x), sb, deltas);
+			rpl_idx_bytes(x), sb, deltas, cs.dropped, rpl_swept(r));
 	}
 	rc = 0;
 out:

@@ -269,6 +269,8 @@ int cmd_replay(int argc, char **argv)
 		return 1;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (to == UINT64_MAX)
+		rpl_set_sweep(r, 1); /* to the end: no checkpoint the end would drop */
 	s = at_end ? rpl_seek(r, to) : rpl_run(r, to);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;

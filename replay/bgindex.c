@@ -167,6 +167,7 @@ struct rpl_bgindex *rpl_bgindex_start(struct rpl *r, const char *cache_dir, FILE
 		return NULL;
 	}
 	b->r = r;
+	rpl_set_sweep(r, 1); /* it runs to the end, from one slice to the next */
 	b->progress = progress;
 	atomic_init(&b->stop, 0);
 	atomic_init(&b->state, RPL_BG_RUNNING);

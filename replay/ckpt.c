@@ -126,6 +126,38 @@ static void release_streams(struct rpl *r)
 }
 
 /*
+ * In a sweep (rpl_set_sweep), at the frontier's slot: would the store drop
+ * its checkpoint before the end? The end estimated from the cf bits left
+ * at twice the most bits a slot took so far (see rpl_set_sweep).
+ */
+static int passes_over(struct rpl *r, uint64_t slot)
+{
+	uint64_t pos = r->cfw ? cfw_stream_pos(r->cfw) : st_cf_decoder_pos(&r->d.cfd), left;
+
+	if (pos < r->sweep_pos) /* (restored behind: start over) */
+		r->sweep_pos = pos;
+	if (pos - r->sweep_pos > r->sweep_rate)
+		r->sweep_rate = pos - r->sweep_pos;
+	r->sweep_pos = pos;
+	if (!r->sweep_rate || pos >= r->mf.cf_bits)
+		return 0;
+	left = (r->mf.cf_bits - pos) / (2 * r->sweep_rate);
+	return rpl_ckstore_drops(r->ck, slot, slot + left);
+}
+
+void rpl_set_sweep(struct rpl *r, int on)
+{
+	r->sweep = on;
+	r->sweep_rate = 0;
+	r->sweep_pos = r->cfw ? cfw_stream_pos(r->cfw) : st_cf_decoder_pos(&r->d.cfd);
+}
+
+uint64_t rpl_swept(const struct rpl *r)
+{
+	return r->swept;
+}
+
+/*
  * At every interval-th position (called when position reaches next_ckpt):
  * a checkpoint there unless the store has it. At the frontier it is new;
  * behind it, on a re-run of a stretch whose checkpoint thinning dropped, it
@@ -144,6 +176,12 @@ void rpl_ckpt_take(struct rpl *r)
 	share_memory(r);
 	if (r->d.position != slot * r->interval)
 		return; /* restored past a slot: the next one is due later */
+	if (fresh && r->sweep && rpl_ckstore_count(r->ck) && passes_over(r, slot)) {
+		/* (the open summary goes on over the next stretch: as if dropped) */
+		r->swept++;
+		rpl_ckstore_trim(r->ck, slot);
+		return;
+	}
 	if (rpl_ckstore_count(r->ck)) {
 		ci = rpl_ckstore_before_step(r->ck, r->d.steps);
 		/*

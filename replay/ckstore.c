@@ -197,6 +197,11 @@ int rpl_ckstore_wants(const struct rpl_ckstore *s, uint64_t slot)
 	return keep(s, slot, slot);
 }
 
+int rpl_ckstore_drops(const struct rpl_ckstore *s, uint64_t slot, uint64_t at)
+{
+	return s->dropped && !keep(s, slot, at);
+}
+
 void rpl_ckstore_add(struct rpl_ckstore *s, uint64_t slot, uint64_t steps, uint64_t position,
 		     uint8_t *state, struct rpl_mem *snap, int fresh)
 {

@@ -106,6 +106,12 @@ uint64_t rpl_ckstore_position(const struct rpl_ckstore *s, size_t i);
  * replay asks before it builds a state to lay one down again.
  */
 int rpl_ckstore_wants(const struct rpl_ckstore *s, uint64_t slot);
+/*
+ * Would the store, once it has thinned, drop slot's checkpoint with the
+ * replay at slot `at`, at its density now? (rpl_set_sweep asks at the
+ * frontier, `at` the end it expects; 0 before the store has ever thinned.)
+ */
+int rpl_ckstore_drops(const struct rpl_ckstore *s, uint64_t slot, uint64_t at);
 
 /*
  * A block for a raw state (state_size bytes, contents undefined): one a

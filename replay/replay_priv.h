@@ -161,6 +161,12 @@ struct rpl {
 	 */
 	uint64_t frontier;
 	/*
+	 * A sweep (rpl_set_sweep): on; the cf stream's position (bits) at the
+	 * last slot and the most bits a slot took; slots passed over.
+	 */
+	int sweep;
+	uint64_t sweep_pos, sweep_rate, swept;
+	/*
 	 * The slots where each code line and data block was used (full replays
 	 * only; NULL for a control-flow-only one): filled with the summaries,
 	 * it finds the stretches a search must run where thinning made the

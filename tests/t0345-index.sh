@@ -92,7 +92,7 @@ test_expect_success 'full state: raptor index writes REC/index.raptor, a second 
 	"$RAPTOR" index full --interval 1000 2>err &&
 	sed "s/^/# /" err &&
 	grep "checkpoints over [0-9]* instructions .* to full/index.raptor" err &&
-	grep "(their states [0-9]*, [1-9][0-9]* of them deltas)" err &&
+	grep "(their states [0-9]*, [1-9][0-9]* of them deltas; 0 dropped on the way, 0 not laid down" err &&
 	test -s full/index.raptor &&
 	test "$(head -c 8 full/index.raptor)" = RAPTORIX &&
 	"$RAPTOR" index full --interval 1000 2>err &&
@@ -126,6 +126,19 @@ test_expect_success '--no-index ignores it; --to seeks from it' '
 	"$RAPTOR" replay full --interval 1000 --to 5000 2>err &&
 	loaded err full/index.raptor &&
 	grep "5000 instructions replayed" err
+'
+
+test_expect_success 'a small budget: raptor index lays down none of what thinning would drop before the end; seeks and stops from it exact' '
+	rm -rf small && cp -r full small && rm -f small/index.raptor &&
+	"$RAPTOR" index small --interval 200 --memory 1M 2>err &&
+	sed "s/^/# /" err &&
+	grep "[1-9][0-9]* dropped on the way, [1-9][0-9]* not laid down, as thinning would have dropped them before the end" err &&
+	"$RAPTOR" replay small --random 100 --interval 200 2>err &&
+	loaded err small/index.raptor &&
+	grep "100 random positions among [0-9]* equal the ground truth" err &&
+	"$RAPTOR" replay small --check-points 20 --interval 200 2>err &&
+	loaded err small/index.raptor &&
+	grep "checks in both directions equal the ground truth" err
 '
 
 test_expect_success 'control flow only: indexed, loaded, seeks and breakpoints equal the truth' '
