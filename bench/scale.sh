@@ -201,6 +201,8 @@ echo "soak's sc/ build at $qr rounds ($n1 instructions), one core; CPU s, best"
 echo "of 3 for QEMU. QEMU's start-up ($bq s: a program that exits at once) is"
 echo "a large part of its time here, so its speed and the ratios are given both"
 echo "ways: with the start-up subtracted, and for the whole run as timed."
+echo "\`raptor replay\` straight through lays down no checkpoint (it never goes"
+echo "back); the index times above are the replay with its checkpoints."
 echo
 echo "| tool | CPU s | MIPS | / QEMU, start-up subtracted | / QEMU, whole run |"
 echo "|---|---:|---:|---:|---:|"

@@ -49,7 +49,9 @@ static const char replay_usage[] =
 	"                  must be the first / last at that PC of that core, and no\n"
 	"                  other core's occurrence may be passed) and stepi; no\n"
 	"                  watchpoints\n"
-	"  --interval N    instructions between checkpoints (default 65536)\n"
+	"  --interval N    instructions between checkpoints (default 65536), which\n"
+	"                  --random and --check-points lay down and an index keeps\n"
+	"                  (a replay straight through lays down none)\n"
 	"  --memory SIZE   the replay's resident memory (default 512M; K, M, G\n"
 	"                  suffixes): checkpoints, time index, initial image and\n"
 	"                  memory picture (a control-flow-only replay: its decoded\n"
@@ -269,8 +271,7 @@ int cmd_replay(int argc, char **argv)
 		return 1;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (to == UINT64_MAX)
-		rpl_set_sweep(r, 1); /* to the end: no checkpoint the end would drop */
+	rpl_set_once(r); /* no going back: no checkpoint */
 	s = at_end ? rpl_seek(r, to) : rpl_run(r, to);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;

@@ -157,6 +157,11 @@ uint64_t rpl_swept(const struct rpl *r)
 	return r->swept;
 }
 
+void rpl_set_once(struct rpl *r)
+{
+	r->once = 1;
+}
+
 /*
  * At every interval-th position (called when position reaches next_ckpt):
  * a checkpoint there unless the store has it. At the frontier it is new;
@@ -174,8 +179,8 @@ void rpl_ckpt_take(struct rpl *r)
 	r->next_ckpt = (slot + 1) * r->interval;
 	release_streams(r);
 	share_memory(r);
-	if (r->d.position != slot * r->interval)
-		return; /* restored past a slot: the next one is due later */
+	if (r->d.position != slot * r->interval || r->once)
+		return; /* restored past a slot: the next one is due later (or none: once) */
 	if (fresh && r->sweep && rpl_ckstore_count(r->ck) && passes_over(r, slot)) {
 		/* (the open summary goes on over the next stretch: as if dropped) */
 		r->swept++;

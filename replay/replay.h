@@ -192,7 +192,7 @@ void rpl_set_interval(struct rpl *r, uint64_t insns);
 int rpl_index(struct rpl *r) MUST_CHECK;
 /*
  * The replay will run forward to the end without stopping (an index made,
- * a replay from start to end): from now on, a checkpoint the store's
+ * in the foreground or the background): from now on, a checkpoint the store's
  * thinning would drop before the end (at its density then) is not laid
  * down at the frontier at all. Each costs a state, a snapshot and then the
  * copies of the pages written after it; at 10^9 instructions and 8 cores
@@ -205,6 +205,12 @@ int rpl_index(struct rpl *r) MUST_CHECK;
 void rpl_set_sweep(struct rpl *r, int on);
 /* Checkpoints a sweep passed over. */
 uint64_t rpl_swept(const struct rpl *r);
+/*
+ * The replay runs forward once, then is closed, no search or seek between
+ * (raptor replay without --random or --check-points): from now on no
+ * checkpoint is laid down (they would only serve going back).
+ */
+void rpl_set_once(struct rpl *r);
 /*
  * The memory the replay's growing structures may hold together (default
  * RPL_DEFAULT_MEMORY): the time index, the initial image, the live memory

@@ -166,6 +166,7 @@ struct rpl {
 	 */
 	int sweep;
 	uint64_t sweep_pos, sweep_rate, swept;
+	int once; /* rpl_set_once: no checkpoint laid down */
 	/*
 	 * The slots where each code line and data block was used (full replays
 	 * only; NULL for a control-flow-only one): filled with the summaries,
