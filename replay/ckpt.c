@@ -148,6 +148,7 @@ static int passes_over(struct rpl *r, uint64_t slot)
 void rpl_set_sweep(struct rpl *r, int on)
 {
 	r->sweep = on;
+	rpl_ckstore_set_eager(r->ck, on);
 	r->sweep_rate = 0;
 	r->sweep_pos = r->cfw ? cfw_stream_pos(r->cfw) : st_cf_decoder_pos(&r->d.cfd);
 }

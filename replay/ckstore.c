@@ -61,6 +61,7 @@ struct rpl_ckstore {
 	 */
 	uint8_t *pool[POOL];
 	unsigned npool;
+	int eager; /* rpl_ckstore_set_eager */
 };
 
 /* Bytes an entry holds besides its memory pages. */
@@ -195,6 +196,11 @@ static int keep(const struct rpl_ckstore *s, uint64_t k, uint64_t now)
 int rpl_ckstore_wants(const struct rpl_ckstore *s, uint64_t slot)
 {
 	return keep(s, slot, slot);
+}
+
+void rpl_ckstore_set_eager(struct rpl_ckstore *s, int on)
+{
+	s->eager = on;
 }
 
 int rpl_ckstore_drops(const struct rpl_ckstore *s, uint64_t slot, uint64_t at)
@@ -594,12 +600,12 @@ void rpl_ckstore_trim(struct rpl_ckstore *s, uint64_t now)
 	if (bytes > s->budget && s->dropped)
 		thin(s, now);
 	/*
-	 * The states of the cold checkpoints compressed, within the budget
-	 * too: a raw state each needs a new block, whose pages fault in,
-	 * while a packed one gives its block back for the next (a fifth of an
-	 * 8-core index's CPU time went to faults and zeroed pages when the
-	 * states stayed raw up to the budget). Raw ones take a quarter at most.
+	 * The states of the cold checkpoints compressed: over the budget, or
+	 * eagerly (within it too, see rpl_ckstore_set_eager). Raw ones take a
+	 * quarter at most.
 	 */
+	if (bytes <= s->budget && !s->eager)
+		goto out;
 	if ((uint64_t)hot * s->state_size > s->budget / 4)
 		hot = (size_t)(s->budget / 4 / s->state_size);
 	while (j + 1 < s->n && s->e[j + 1].slot <= now)
@@ -620,6 +626,7 @@ void rpl_ckstore_trim(struct rpl_ckstore *s, uint64_t now)
 			break;
 		s->sparse++;
 	}
+out:
 	if (bytes > s->peak)
 		s->peak = bytes;
 }

@@ -23,9 +23,10 @@
  * table, and the memory pages the snapshots hold that the replay's live
  * picture does not (what dropping every snapshot would give back), and
  * the raw blocks it keeps for the next states (rpl_ckstore_block; the
- * first thing to go over the budget). rpl_ckstore_trim compresses the
- * states of the cold checkpoints, within the budget too (util/zpack.h:
- * zstd level 1; a few nearest the replay stay raw), and over the budget
+ * first thing to go over the budget). Over the budget (or always, if
+ * eager: rpl_ckstore_set_eager), rpl_ckstore_trim compresses the states of
+ * the cold checkpoints (util/zpack.h: zstd level 1; a few nearest the
+ * replay stay raw), and over the budget it then
  * thins; once it has thinned, it thins at the current density before it
  * compresses, so that what that density drops now is not compressed
  * first (a state compressed inside the dense window may still be dropped
@@ -107,6 +108,17 @@ uint64_t rpl_ckstore_position(const struct rpl_ckstore *s, size_t i);
  */
 int rpl_ckstore_wants(const struct rpl_ckstore *s, uint64_t slot);
 /*
+ * Compress cold states within the budget too (default: only over it).
+ * A raw state each needs a new block, whose pages fault in, while a
+ * packed one gives its block back for the next: a fifth of an 8-core
+ * index's CPU time went to faults and zeroed pages when states stayed raw
+ * up to the budget. But where most states are dropped later (a replay
+ * running on past the budget, its store thinning), compressing each first
+ * costs more: eager is for a sweep (rpl_set_sweep), which lays down only
+ * the checkpoints the end keeps.
+ */
+void rpl_ckstore_set_eager(struct rpl_ckstore *s, int on);
+/*
  * Would the store, once it has thinned, drop slot's checkpoint with the
  * replay at slot `at`, at its density now? (rpl_set_sweep asks at the
  * frontier, `at` the end it expects; 0 before the store has ever thinned.)
@@ -153,8 +165,8 @@ const struct rpl_summary *rpl_ckstore_sum_const(const struct rpl_ckstore *s, siz
 
 /*
  * Keep the store within its budget, the replay being at slot `now`:
- * compress cold states, then thin while over it (once thinned: thin,
- * compress, thin; see the top). Never drops entry 0; if
+ * compress cold states (eager: within it too), then thin while over it
+ * (once thinned: thin, compress, thin; see the top). Never drops entry 0; if
  * entry 0 alone is over the budget, that is what is left.
  */
 void rpl_ckstore_trim(struct rpl_ckstore *s, uint64_t now);

@@ -226,8 +226,9 @@ static void loads(void)
 
 /*
  * States built in the store's blocks (rpl_ckstore_block), as the replay
- * does: a state packed gives its block back for the next, so a forward
- * run goes through a handful; over the budget, the kept block goes first.
+ * does, in an eager store (a sweep's): a state packed within the budget
+ * gives its block back for the next, so a forward run goes through a
+ * handful; over the budget, the kept block goes first.
  */
 static void blocks(void)
 {
@@ -238,6 +239,7 @@ static void blocks(void)
 	int nseen = 0, ok = 1;
 	uint64_t bytes;
 
+	rpl_ckstore_set_eager(s, 1);
 	for (int k = 0; k < NSLOTS && ok; k++) {
 		uint8_t *p = rpl_ckstore_block(s);
 		int j = 0;
