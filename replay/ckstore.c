@@ -588,7 +588,7 @@ static uint64_t drain(struct rpl_ckstore *s)
 void rpl_ckstore_trim(struct rpl_ckstore *s, uint64_t now)
 {
 	size_t j = 0, hot = HOT, lo, hi;
-	uint64_t bytes = rpl_ckstore_bytes(s);
+	uint64_t bytes = drain(s);
 
 	/*
 	 * Once the store has thinned, what this density drops goes first, not
@@ -596,7 +596,6 @@ void rpl_ckstore_trim(struct rpl_ckstore *s, uint64_t now)
 	 * compressed were dropped later, a third of its CPU time (see ckstore.h:
 	 * what is compressed inside the dense window may still go later).
 	 */
-	bytes = drain(s);
 	if (bytes > s->budget && s->dropped)
 		thin(s, now);
 	/*
