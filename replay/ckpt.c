@@ -182,6 +182,14 @@ void rpl_ckpt_take(struct rpl *r)
 	share_memory(r);
 	if (r->d.position != slot * r->interval || r->once)
 		return; /* restored past a slot: the next one is due later (or none: once) */
+	if (rpl_ckstore_count(r->ck) && r->goal_slot != UINT64_MAX && rpl_ckstore_full(r->ck) &&
+	    rpl_ckstore_drops(r->ck, slot, r->goal_slot)) {
+		/* on the way to a seek's destination, where it would go (as below) */
+		rpl_ckstore_trim(r->ck, slot);
+		if (!fresh)
+			r->sum_gen++;
+		return;
+	}
 	if (fresh && r->sweep && rpl_ckstore_count(r->ck) && passes_over(r, slot)) {
 		/* (the open summary goes on over the next stretch: as if dropped) */
 		r->swept++;
@@ -349,22 +357,43 @@ int rpl_seek_step(struct rpl *r, uint64_t s)
 	if (r->failed || r->d.steps > s || rpl_ckpt_steps(r, c) > r->d.steps)
 		if (rpl_ckpt_restore(r, c))
 			return -1;
-	while (r->d.steps < s) {
+	k = 0;
+	rpl_set_goal(r, s);
+	while (r->d.steps < s && !k)
 		k = rpl_step_one(r);
-		if (k)
-			return k;
-	}
-	return 0;
+	r->goal_slot = UINT64_MAX;
+	if (r->d.ended)
+		r->end_position = r->d.position;
+	return k;
+}
+
+void rpl_set_goal(struct rpl *r, uint64_t s)
+{
+	/* (a step is an instruction but for exception entries: at most this far) */
+	uint64_t ahead = s > r->d.steps ? s - r->d.steps : 0;
+	uint64_t at = r->d.position + ahead < ahead ? UINT64_MAX : r->d.position + ahead;
+
+	if (at > r->end_position)
+		at = r->end_position;
+	r->goal_slot = at == UINT64_MAX ? UINT64_MAX : at / r->interval;
 }
 
 int rpl_seek(struct rpl *r, uint64_t position)
 {
 	size_t c = rpl_ckstore_before_position(r->ck, position);
+	uint64_t at = position < r->end_position ? position : r->end_position;
+	int k;
 
 	if (r->failed || r->d.position > position || rpl_ckpt_steps(r, c) > r->d.steps)
 		if (rpl_ckpt_restore(r, c))
 			return -1;
-	return rpl_run(r, position);
+	/* (past the end: the end, once a run has found it; else no goal) */
+	r->goal_slot = at == UINT64_MAX ? UINT64_MAX : at / r->interval;
+	k = rpl_run(r, position);
+	r->goal_slot = UINT64_MAX;
+	if (r->d.ended)
+		r->end_position = r->d.position;
+	return k;
 }
 
 int rpl_index(struct rpl *r)

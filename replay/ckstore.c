@@ -205,7 +205,19 @@ void rpl_ckstore_set_eager(struct rpl_ckstore *s, int on)
 
 int rpl_ckstore_drops(const struct rpl_ckstore *s, uint64_t slot, uint64_t at)
 {
-	return s->dropped && !keep(s, slot, at);
+	unsigned m = s->sparse > DENSE_BITS ? s->sparse - DENSE_BITS : 0;
+	/* the last thinning on the way: at the last slot up to `at` a re-run lays down */
+	uint64_t last = m < 64 ? at & ~((1ull << m) - 1) : 0;
+
+	return s->dropped && last > slot && !keep(s, slot, last);
+}
+
+int rpl_ckstore_full(const struct rpl_ckstore *s)
+{
+	uint64_t bytes = rpl_ckstore_bytes(s) - (uint64_t)s->npool * s->state_size;
+
+	/* (a new checkpoint costs what one does on average, once packed) */
+	return s->n && bytes + bytes / s->n > s->budget;
 }
 
 void rpl_ckstore_add(struct rpl_ckstore *s, uint64_t slot, uint64_t steps, uint64_t position,

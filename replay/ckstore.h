@@ -119,11 +119,22 @@ int rpl_ckstore_wants(const struct rpl_ckstore *s, uint64_t slot);
  */
 void rpl_ckstore_set_eager(struct rpl_ckstore *s, int on);
 /*
- * Would the store, once it has thinned, drop slot's checkpoint with the
- * replay at slot `at`, at its density now? (rpl_set_sweep asks at the
- * frontier, `at` the end it expects; 0 before the store has ever thinned.)
+ * Would the store, once it has thinned, have dropped slot's checkpoint
+ * when the replay gets to slot `at`, at its density now? It thins where
+ * it lays one down: the last time on the way at the last slot up to `at`
+ * it wants (rpl_ckstore_wants); none past slot, none dropped. An
+ * estimate: a thinning on the way may make room enough that the store does
+ * not thin again, and a few of those named stay (ckstore_test). (A
+ * sweep asks at the frontier, `at` the end it expects; a seek, `at` its
+ * destination. 0 before the store has ever thinned.)
  */
 int rpl_ckstore_drops(const struct rpl_ckstore *s, uint64_t slot, uint64_t at);
+/*
+ * Would one more checkpoint, costing what one does on average, take the
+ * store over its budget (the pooled blocks not counted)? Then it thins at
+ * the next trim: what rpl_ckstore_drops names goes.
+ */
+int rpl_ckstore_full(const struct rpl_ckstore *s);
 
 /*
  * A block for a raw state (state_size bytes, contents undefined): one a

@@ -550,6 +550,7 @@ static struct rpl *open_recording(const char *dir, const struct st_manifest *mf,
 	mpath = join(dir, "manifest.ini");
 
 	r->dir = xstrdup(dir);
+	r->goal_slot = r->end_position = UINT64_MAX;
 	if (mf)
 		r->mf = *mf;
 	else if (st_manifest_read(mpath, &r->mf))

@@ -168,6 +168,12 @@ struct rpl {
 	uint64_t sweep_pos, sweep_rate, swept;
 	int once; /* rpl_set_once: no checkpoint laid down */
 	/*
+	 * rpl_seek's destination's slot (UINT64_MAX outside one): a checkpoint
+	 * thinning would drop with the replay there is not laid down on the way.
+	 */
+	uint64_t goal_slot;
+	uint64_t end_position; /* the recording's last, once a seek reached it; else UINT64_MAX */
+	/*
 	 * The slots where each code line and data block was used (full replays
 	 * only; NULL for a control-flow-only one): filled with the summaries,
 	 * it finds the stretches a search must run where thinning made the
@@ -254,6 +260,12 @@ void rpl_memory_forget(struct rpl *r);
 int rpl_ckpt_restore(struct rpl *r, size_t ci);
 /* The latest checkpoint at or before step s, and a checkpoint's steps. */
 size_t rpl_ckpt_before(const struct rpl *r, uint64_t s);
+/*
+ * The replay is on its way to step s (the goal_slot: its slot at most):
+ * rpl_ckpt_take lays down no checkpoint that thinning would drop there.
+ * The caller sets goal_slot back to UINT64_MAX when it is there or stops.
+ */
+void rpl_set_goal(struct rpl *r, uint64_t s);
 uint64_t rpl_ckpt_steps(const struct rpl *r, size_t i);
 
 #endif

@@ -279,10 +279,12 @@ static int backward(struct rpl *r, int core, struct rpl_stop *stop)
 
 		if (rpl_ckpt_restore(r, rpl_ckpt_before(r, hi - 1)))
 			return -1;
-		have = 0;
+		have = k = 0;
+		rpl_set_goal(r, hi);
 		while (r->d.steps < hi) {
 			if (r->interrupt) {
 				r->interrupt = 0;
+				r->goal_slot = UINT64_MAX;
 				fill_stop(r, stop, RPL_STOP_INTERRUPT, r->cur);
 				return 0;
 			}
@@ -291,9 +293,7 @@ static int backward(struct rpl *r, int core, struct rpl_stop *stop)
 				have = 1;
 			}
 			k = rpl_step_one(r);
-			if (k < 0)
-				return -1;
-			if (k > 0)
+			if (k)
 				break;
 			if (r->d.steps <= now && hit_watch(r, &w)) {
 				w.position = r->d.position;
@@ -310,6 +310,9 @@ static int backward(struct rpl *r, int core, struct rpl_stop *stop)
 				have = 1;
 			}
 		}
+		r->goal_slot = UINT64_MAX;
+		if (k < 0)
+			return -1;
 		if (have) {
 			if (rpl_seek_step(r, found.step) < 0)
 				return -1;
