@@ -168,8 +168,9 @@ struct rpl {
 	uint64_t sweep_pos, sweep_rate, swept;
 	int once; /* rpl_set_once: no checkpoint laid down */
 	/*
-	 * rpl_seek's destination's slot (UINT64_MAX outside one): a checkpoint
-	 * thinning would drop with the replay there is not laid down on the way.
+	 * Where a seek (rpl_seek, rpl_seek_step) or a stretch of a reverse
+	 * search is going, its slot (UINT64_MAX outside one): a checkpoint
+	 * thinning would have dropped by then is not laid down on the way.
 	 */
 	uint64_t goal_slot;
 	uint64_t end_position; /* the recording's last, once a seek reached it; else UINT64_MAX */
