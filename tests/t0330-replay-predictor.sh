@@ -47,6 +47,7 @@ chmod +x check_one
 # run_jobs JOBS: check_one for every line of JOBS, two at a time, into
 # JOBS.out; fails unless every job printed "ok"
 run_jobs() {
+	test_sample "$1" &&
 	xargs -P 2 -L 1 ./check_one <"$1" >"$1.out" &&
 	test "$(wc -l <"$1.out")" = "$(wc -l <"$1")" &&
 	! grep FAIL "$1.out"
