@@ -12,7 +12,7 @@ TESTS     ?= 0
 BUILD     ?= build
 PREFIX    ?= /usr/local
 ARM_PREFIX ?= arm-none-eabi-
-PKGS      := capstone libelf zlib libzstd nettle jansson
+PKGS      := capstone libelf zlib libdeflate libzstd nettle jansson
 
 -include config.mak
 

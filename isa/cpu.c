@@ -126,6 +126,20 @@ uint32_t isa_cpu_get(const struct isa_cpu *c, enum isa_reg r)
 	}
 }
 
+void isa_cpu_get_regs(const struct isa_cpu *c, uint32_t regs[ISA_NREGS])
+{
+	int psp = isa_sp_is_psp(c);
+
+	memcpy(regs, c->s.r, 16 * sizeof(*regs));
+	regs[ISA_R_XPSR] = isa_xpsr(c);
+	regs[ISA_R_MSP] = psp ? c->s.other_sp : c->s.r[13];
+	regs[ISA_R_PSP] = psp ? c->s.r[13] : c->s.other_sp;
+	regs[ISA_R_PRIMASK] = c->s.primask;
+	regs[ISA_R_BASEPRI] = c->s.basepri;
+	regs[ISA_R_FAULTMASK] = c->s.faultmask;
+	regs[ISA_R_CONTROL] = c->s.control;
+}
+
 void isa_cpu_set(struct isa_cpu *c, enum isa_reg r, uint32_t v)
 {
 	int psp = isa_sp_is_psp(c);

@@ -230,6 +230,8 @@ enum isa_reg {
 #define ISA_NIRQ 32
 
 uint32_t isa_cpu_get(const struct isa_cpu *cpu, enum isa_reg r);
+/* Every register at once, regs[r] = isa_cpu_get(cpu, r) (the truth's per-step reads). */
+void isa_cpu_get_regs(const struct isa_cpu *cpu, uint32_t regs[ISA_NREGS]);
 void isa_cpu_set(struct isa_cpu *cpu, enum isa_reg r, uint32_t v);
 int isa_cpu_core(const struct isa_cpu *cpu);
 /* FP registers: s0..s31 then FPSCR into v; returns ISA_NFPREGS, or 0 without an FPU. */

@@ -146,10 +146,7 @@ static char *path_join(const char *dir, const char *name)
 
 static void read_regs(struct board *b, int core, uint32_t *regs)
 {
-	struct isa_cpu *cpu = board_cpu(b, core);
-
-	for (int r = 0; r < ISA_NREGS; r++)
-		regs[r] = isa_cpu_get(cpu, r);
+	isa_cpu_get_regs(board_cpu(b, core), regs);
 }
 
 static int peek_board(void *ctx, uint32_t addr, uint8_t *buf, unsigned n)

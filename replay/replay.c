@@ -940,6 +940,7 @@ static int differ(struct rpl *r, int core, const char *fmt, ...)
 static int verify_step(struct rpl *r, int core, const struct isa_step *st, uint64_t cycle)
 {
 	struct st_truth_rec t;
+	uint32_t regs[ISA_NREGS], diff;
 	unsigned flags;
 	int n = 0, s;
 	char msg[160];
@@ -988,11 +989,15 @@ static int verify_step(struct rpl *r, int core, const struct isa_step *st, uint6
 	}
 	if (t.cycle != cycle)
 		return differ(r, core, "cycle %llu, the truth %llu", U(cycle), U(t.cycle));
+	isa_cpu_get_regs(r->cpu[core], regs);
+	diff = 0;
 	for (int k = 0; k < ISA_NREGS; k++)
-		if (t.regs[k] != isa_cpu_get(r->cpu[core], k))
-			return differ(r, core, "after pc 0x%08x %s = 0x%08x, the truth 0x%08x",
-				      st->pc, reg_names[k], isa_cpu_get(r->cpu[core], k),
-				      t.regs[k]);
+		diff |= regs[k] ^ t.regs[k];
+	if (diff)
+		for (int k = 0; k < ISA_NREGS; k++)
+			if (t.regs[k] != regs[k])
+				return differ(r, core, "after pc 0x%08x %s = 0x%08x, the truth "
+					      "0x%08x", st->pc, reg_names[k], regs[k], t.regs[k]);
 	if (fp_differs(r, core, &t, msg, sizeof(msg)))
 		return differ(r, core, "after pc 0x%08x %s", st->pc, msg);
 	if (st->ev != ISA_EV_EXCEPTION)

@@ -8,7 +8,7 @@
 #   run: build's, and gdb-multiarch (what `make run` tells you to start);
 #   check: run's, and the test-only tools.
 set -e
-need_build="libcapstone-dev libelf-dev zlib1g-dev libzstd-dev libiniparser-dev nettle-dev libjansson-dev libopencsd-dev gnuplot-nox pkg-config gcc make \
+need_build="libcapstone-dev libelf-dev zlib1g-dev libdeflate-dev libzstd-dev libiniparser-dev nettle-dev libjansson-dev libopencsd-dev gnuplot-nox pkg-config gcc make \
 gcc-arm-none-eabi libnewlib-arm-none-eabi clang"
 need_run="gdb-multiarch"
 need_check="qemu-system-arm time python3 valgrind lldb"

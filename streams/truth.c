@@ -1,10 +1,13 @@
 #include "streams/truth.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <libdeflate.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 /*
@@ -31,8 +34,16 @@
 #define TR_ALL_REGS ((uint32_t)((1ull << ISA_NREGS) - 1))
 #define TR_ALL_FP ((1ull << ISA_NFPREGS) - 1)
 
-/* Records are gathered here and handed to gzwrite in big pieces. */
-#define TR_WBUF (64 * 1024)
+/*
+ * Records are gathered here, and each buffer full (or what there is at a
+ * flush) becomes one gzip member, compressed by libdeflate at level 1: a
+ * gzip file may hold any number of members one after the other, and every
+ * gzip reader (zlib's gzread, gzip -t, Python's gzip) reads them as one
+ * stream. libdeflate compresses the truth 3 times as fast as zlib's
+ * deflate at its level 1, and a quarter smaller.
+ */
+#define TR_WBUF (1024 * 1024)
+#define TR_LEVEL 1
 /* The reader's buffer: gzread in big pieces, records parsed in place. */
 #define TR_RBUF (256 * 1024)
 
@@ -48,6 +59,15 @@ static inline uint8_t *put32(uint8_t *p, uint32_t v)
 static inline uint32_t get32(const uint8_t *p)
 {
 	return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Bits set in x, in a few instructions (__builtin_popcount calls libgcc without -mpopcnt). */
+static inline unsigned popcount32(uint32_t x)
+{
+	x -= x >> 1 & 0x55555555u;
+	x = (x & 0x33333333u) + (x >> 2 & 0x33333333u);
+	x = (x + (x >> 4)) & 0x0f0f0f0fu;
+	return (x * 0x01010101u) >> 24;
 }
 
 static inline uint64_t get64(const uint8_t *p)
@@ -77,7 +97,10 @@ static const char *gz_message(gzFile f, const char *path, int saved_errno)
 /* ---- writer ------------------------------------------------------------- */
 
 struct st_truth_writer {
-	gzFile gz;
+	int fd;
+	struct libdeflate_compressor *z;
+	uint8_t *out; /* a member, compressed: zbound bytes */
+	size_t zbound;
 	char *path;
 	int ncores;
 	uint8_t *buf;
@@ -127,15 +150,37 @@ static int w_report(struct st_truth_writer *w)
 	return -1;
 }
 
+/* All of n bytes at p to the file; 0, or -1 with errno. */
+static int write_all(int fd, const uint8_t *p, size_t n)
+{
+	while (n) {
+		ssize_t k = write(fd, p, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			if (!k)
+				errno = EIO;
+			return -1;
+		}
+		p += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+/* The buffered records to the file as one gzip member. */
 static void spill(struct st_truth_writer *w)
 {
+	size_t n;
+
 	if (w->failed || !w->len)
 		return;
-	if (gzwrite(w->gz, w->buf, (unsigned)w->len) != (int)w->len) {
-		int e = errno;
-
-		w_fail(w, "cannot write: %s", gz_message(w->gz, w->path, e));
-	}
+	n = libdeflate_gzip_compress(w->z, w->buf, w->len, w->out, w->zbound);
+	if (!n)
+		w_fail(w, "cannot compress %zu bytes (libdeflate)", w->len);
+	else if (write_all(w->fd, w->out, n))
+		w_fail(w, "cannot write: %s", strerror(errno));
 	w->len = 0;
 }
 
@@ -194,14 +239,21 @@ struct st_truth_writer *st_truth_create(const char *path, int ncores)
 		return NULL;
 	}
 	w = xcalloc(1, sizeof(*w));
-	errno = 0;
-	w->gz = gzopen(path, "wb1");
-	if (!w->gz) {
-		error("%s: cannot create: %s", path, errno ? strerror(errno) : "out of memory");
+	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (w->fd < 0) {
+		error("%s: cannot create: %s", path, strerror(errno));
 		free(w);
 		return NULL;
 	}
-	gzbuffer(w->gz, 128 * 1024);
+	w->z = libdeflate_alloc_compressor(TR_LEVEL);
+	if (!w->z) {
+		error("%s: cannot set up libdeflate's compressor: out of memory", path);
+		close(w->fd);
+		free(w);
+		return NULL;
+	}
+	w->zbound = libdeflate_gzip_compress_bound(w->z, TR_WBUF);
+	w->out = xmalloc(w->zbound);
 	w->path = xstrdup(path);
 	w->ncores = ncores;
 	w->buf = xmalloc(TR_WBUF);
@@ -380,36 +432,23 @@ void st_truth_fp(struct st_truth_writer *w, int core, const uint32_t v[ISA_NFPRE
 
 int st_truth_flush(struct st_truth_writer *w)
 {
+	/* a whole member: what is on disk reads up to here if the process dies */
 	spill(w);
-	/*
-	 * A sync flush ends the deflate block on a byte boundary, so what is
-	 * on disk decompresses up to here even if the process dies before
-	 * gzclose writes the trailer.
-	 */
-	if (!w->failed && gzflush(w->gz, Z_SYNC_FLUSH) != Z_OK) {
-		int e = errno;
-
-		w_fail(w, "cannot write: %s", gz_message(w->gz, w->path, e));
-	}
 	return w_report(w);
 }
 
 int st_truth_close(struct st_truth_writer *w)
 {
-	int ret, z;
+	int ret;
 
 	if (!w)
 		return 0;
 	spill(w);
-	errno = 0;
-	z = gzclose(w->gz);
-	if (z != Z_OK && !w->failed) {
-		if (z == Z_ERRNO)
-			w_fail(w, "cannot write: %s", strerror(errno));
-		else
-			w_fail(w, "cannot write: %s", zError(z));
-	}
+	if (close(w->fd) && !w->failed)
+		w_fail(w, "cannot write: %s", strerror(errno));
 	ret = w_report(w);
+	libdeflate_free_compressor(w->z);
+	free(w->out);
 	free(w->buf);
 	free(w->path);
 	free(w);
@@ -598,7 +637,7 @@ static int get_delta(struct st_truth_reader *r, struct st_truth_rec *rec, size_t
 	if (mask & ~TR_ALL_REGS)
 		return r_fail(r, "register mask 0x%08x at byte %llu has bits past register %d",
 			      mask, (unsigned long long)r->off, ISA_NREGS - 1);
-	n = (unsigned)__builtin_popcount(mask);
+	n = popcount32(mask);
 	if (need(r, fixed + 4 * n))
 		return -1;
 	p = r->buf + r->pos + fixed;

@@ -3,7 +3,8 @@
  * --truth`). Only verification (`raptor replay --verify`) and baselines read
  * it; the debugger never does.
  *
- * A gzip file (zlib) holding, after an 8-byte magic "RPTRUTH1" and one byte
+ * A gzip file (members of up to 1 MiB of records, libdeflate; zlib reads
+ * them as one stream) holding, after an 8-byte magic "RPTRUTH1" and one byte
  * ncores, a sequence of records in global order (the order the board
  * executed them). Integers are little endian. Every record starts with a
  * type byte and the core:

@@ -589,8 +589,8 @@ static void test_flush(void)
 	msg = capture_end();
 	if (!tap_ok(!why && got == m.n, "every record flushed is readable (%zu)", got))
 		tap_diag("%zu of %zu: %s", got, m.n, why ? why : "");
-	tap_ok(k == -1 && strstr(msg, "ends early after byte") && strstr(msg, "cut short"),
-	       "then the stream's missing end is an error");
+	/* a flush ends a gzip member: what a killed recorder leaves reads cleanly to there */
+	tap_ok(k == 0 && !*msg, "then a clean end: the flush wrote whole gzip members");
 	tap_ok(!st_truth_close(w), "close");
 	k = read_back(path, &m, &got, &why);
 	tap_ok(k == 0 && got == m.n, "after close: the same records and a clean end");
