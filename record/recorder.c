@@ -638,9 +638,9 @@ static void progress(const struct rec *r, uint64_t insns, const struct timespec 
  * page cache), then the rename into manifest.ini. A kill between the last
  * two leaves streams longer than manifest.ini says, which the replay
  * refuses clearly; manifest.ini.next, beside it, describes them. The truth
- * is not flushed at the start, so that a short run's truth.gz stays byte
- * for byte what it was: a recorder killed before its first snapshot past
- * the start may leave a truth.gz that cannot be read yet. 0 / -1.
+ * is not flushed at the start, so that a short run's truth.gz stays one
+ * gzip member: a recorder killed before its first snapshot past the start
+ * leaves it empty, or holding only the members its buffer filled. 0 / -1.
  */
 static int snapshot(struct rec *r)
 {

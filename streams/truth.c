@@ -39,8 +39,9 @@
  * flush) becomes one gzip member, compressed by libdeflate at level 1: a
  * gzip file may hold any number of members one after the other, and every
  * gzip reader (zlib's gzread, gzip -t, Python's gzip) reads them as one
- * stream. libdeflate compresses the truth 3 times as fast as zlib's
- * deflate at its level 1, and a quarter smaller.
+ * stream. libdeflate at level 1 takes well under half the time zlib's
+ * deflate took at its level 1 (all of record --truth of fpmath-m4-O0:
+ * 0.77 -> 0.43 s of CPU), and the file is a quarter smaller.
  */
 #define TR_WBUF (1024 * 1024)
 #define TR_LEVEL 1
