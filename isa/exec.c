@@ -1518,10 +1518,13 @@ int isa_insn_sload(const struct isa_insn *in)
 	const struct isa_op *m = &in->op[1];
 	int k;
 
-	if (!in->id || in->fn != isa_exec_table[in->id] || in->writeback || in->post ||
-	    in->nops != 2 || in->op[0].kind != OP_REG || in->op[0].reg == 13 ||
-	    in->op[0].reg == 15 || m->kind != OP_MEM || m->reg == 15 ||
-	    (m->index != 0xff && m->index >= 13) || in->cond < 14)
+	if (!in->id || in->fn != isa_exec_table[in->id] || in->nops != 2 ||
+	    in->op[0].kind != OP_REG || in->op[0].reg == 13 || in->op[0].reg == 15 ||
+	    m->kind != OP_MEM || m->reg == 15 || (m->index != 0xff && m->index >= 13) ||
+	    in->cond < 14)
+		return 0;
+	/* writeback: the base r0-r12 or LR, not Rt (no v8-M stack check, one order) */
+	if ((in->writeback || in->post) && (m->reg == 13 || m->reg == in->op[0].reg))
 		return 0;
 	if (in->fn == x_ldr)
 		k = 4;
@@ -1535,7 +1538,7 @@ int isa_insn_sload(const struct isa_insn *in)
 		k = 1 | 8;
 	else
 		return 0;
-	return k;
+	return k | (in->writeback || in->post ? ISA_SLOAD_WB : 0);
 }
 
 /*

@@ -194,26 +194,40 @@ static inline __attribute__((always_inline)) int isa_cpu_sload_at(const struct i
 		return 0;
 	m = &in->op[1];
 	*size = in->sload & 7u;
-	*addr = c->s.r[m->reg] + (m->index != 0xff ? c->s.r[m->index] << m->shift : (uint32_t)m->imm);
+	if (in->post)
+		*addr = c->s.r[m->reg];
+	else
+		*addr = c->s.r[m->reg] +
+			(m->index != 0xff ? c->s.r[m->index] << m->shift : (uint32_t)m->imm);
 	return !(*addr & (*size - 1));
 }
 
 /*
  * Retire in, the simple load isa_cpu_sload_at let through, with v the
- * value its bus read gave: Rt (extended), the PC, the instruction count,
- * as isa_cpu_step_decoded does; *out the step record it would fill.
+ * value its bus read gave: the base if it writes back, Rt (extended), the
+ * PC, the instruction count, as isa_cpu_step_decoded does; *out the step
+ * record it would fill.
  */
 static inline __attribute__((always_inline)) void isa_cpu_sload_done(struct isa_cpu *c,
 								     const struct isa_insn *in,
 								     uint32_t v, struct isa_step *out)
 {
 	uint32_t pc = c->s.r[15];
+	unsigned k = in->sload & ~ISA_SLOAD_WB;
 
-	if (in->sload == (1 | 8))
+	if (k == (1 | 8))
 		v = (uint32_t)(int32_t)(int8_t)v;
-	else if (in->sload == (2 | 8))
+	else if (k == (2 | 8))
 		v = (uint32_t)(int32_t)(int16_t)v;
 	isa_fast_begin(c, in, pc);
+	if (in->sload & ISA_SLOAD_WB) {
+		/* the base written back, as ea() computes it: the address, or after it (post) */
+		const struct isa_op *m = &in->op[1];
+
+		c->s.r[m->reg] += in->post ? (uint32_t)in->post_imm
+					   : (m->index != 0xff ? c->s.r[m->index] << m->shift
+							       : (uint32_t)m->imm);
+	}
 	c->s.r[in->op[0].reg] = v;
 	isa_fast_retire(c, in, pc, 1, out);
 }

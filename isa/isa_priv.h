@@ -249,13 +249,16 @@ int isa_insn_plain(const struct isa_insn *in);
 int isa_insn_dbranch(const struct isa_insn *in);
 /*
  * A simple load: LDR, LDRH, LDRB, LDRSH, LDRSB with the table's handler,
- * an immediate or register offset, no writeback, Rt r0-r12 or LR, the
- * base not PC, the index (if any) r0-r12: its size (1, 2, 4), plus 8 if
- * it sign-extends; 0 for any other instruction. Such a load only reads
- * its address and writes Rt (its faults come of the address alone: the
- * caller of isa_cpu_sload_addr takes the general step for an unaligned one
- * or one outside memory). Called with isa_insn_plain.
+ * an immediate or register offset, Rt r0-r12 or LR, the base not PC, the
+ * index (if any) r0-r12, and if it writes the base back (pre- or
+ * post-indexed) the base neither SP nor Rt: its size (1, 2, 4), plus 8 if
+ * it sign-extends, plus ISA_SLOAD_WB if it writes back; 0 for any other
+ * instruction. Such a load only reads its address and writes Rt and the
+ * base (its faults come of the address alone: the caller of
+ * isa_cpu_sload_at takes the general step for an unaligned one or one
+ * outside memory). Called with isa_insn_plain.
  */
+#define ISA_SLOAD_WB 16
 int isa_insn_sload(const struct isa_insn *in);
 /*
  * Replace the handler of a decoded instruction by a specialised one where
