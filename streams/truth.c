@@ -686,12 +686,6 @@ static int get_fp(struct st_truth_reader *r, int core)
 	return (int)(TR_FP + 4 * n);
 }
 
-/* A record that carries a core's state: RESET, INSN, EXC. */
-static int is_state(enum st_truth_type t)
-{
-	return t == ST_TRUTH_RESET || t == ST_TRUTH_INSN || t == ST_TRUTH_EXC;
-}
-
 /* The next record, an 'F' one too (folded into the reader's state only): 1, 0, -1. */
 static int read_record(struct st_truth_reader *r, struct st_truth_rec *rec)
 {
@@ -718,25 +712,9 @@ static int read_record(struct st_truth_reader *r, struct st_truth_rec *rec)
 		return -1;
 	p = r->buf + r->pos;
 	core = p[1];
-	/*
-	 * Every field 0 unless the record sets it, as truth.h says; regs
-	 * only where the record does not fill them (a memset of the whole
-	 * record cost a sixth of a --verify), fp in st_truth_next.
-	 */
+	memset(rec, 0, sizeof(*rec));
 	rec->type = (enum st_truth_type)p[0];
 	rec->core = core;
-	rec->changed = 0;
-	rec->has_fp = 0;
-	rec->fp_changed = 0;
-	rec->pc = 0;
-	rec->flags = 0;
-	rec->cycle = 0;
-	rec->exc = 0;
-	rec->kind = 0;
-	rec->size = rec->store = 0;
-	rec->addr = rec->value = rec->status = 0;
-	if (!is_state(p[0]))
-		memset(rec->regs, 0, sizeof(rec->regs));
 	switch (p[0]) {
 	case ST_TRUTH_RESET:
 	case ST_TRUTH_ACCESS:
@@ -824,6 +802,12 @@ static int read_record(struct st_truth_reader *r, struct st_truth_rec *rec)
 	return 1;
 }
 
+/* A record that carries a core's state: RESET, INSN, EXC. */
+static int is_state(enum st_truth_type t)
+{
+	return t == ST_TRUTH_RESET || t == ST_TRUTH_INSN || t == ST_TRUTH_EXC;
+}
+
 int st_truth_next(struct st_truth_reader *r, struct st_truth_rec *rec)
 {
 	uint64_t off;
@@ -860,11 +844,7 @@ int st_truth_next(struct st_truth_reader *r, struct st_truth_rec *rec)
 		rec->has_fp = r->has_fp[rec->core];
 		if (rec->has_fp)
 			memcpy(rec->fp, r->fp[rec->core], sizeof(rec->fp));
-		else
-			memset(rec->fp, 0, sizeof(rec->fp));
 		rec->fp_changed = pending ? r->fp_mask : 0;
-	} else {
-		memset(rec->fp, 0, sizeof(rec->fp));
 	}
 	r->count++;
 	return 1;
