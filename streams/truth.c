@@ -1,13 +1,11 @@
 #include "streams/truth.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <libdeflate.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <zlib.h>
 
 /*
@@ -98,7 +96,7 @@ static const char *gz_message(gzFile f, const char *path, int saved_errno)
 /* ---- writer ------------------------------------------------------------- */
 
 struct st_truth_writer {
-	int fd;
+	FILE *f;
 	struct libdeflate_compressor *z;
 	uint8_t *out; /* a member, compressed: zbound bytes */
 	size_t zbound;
@@ -151,25 +149,6 @@ static int w_report(struct st_truth_writer *w)
 	return -1;
 }
 
-/* All of n bytes at p to the file; 0, or -1 with errno. */
-static int write_all(int fd, const uint8_t *p, size_t n)
-{
-	while (n) {
-		ssize_t k = write(fd, p, n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0) {
-			if (!k)
-				errno = EIO;
-			return -1;
-		}
-		p += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
 /* The buffered records to the file as one gzip member. */
 static void spill(struct st_truth_writer *w)
 {
@@ -180,7 +159,7 @@ static void spill(struct st_truth_writer *w)
 	n = libdeflate_gzip_compress(w->z, w->buf, w->len, w->out, w->zbound);
 	if (!n)
 		w_fail(w, "cannot compress %zu bytes (libdeflate)", w->len);
-	else if (write_all(w->fd, w->out, n))
+	else if (fwrite(w->out, 1, n, w->f) != n)
 		w_fail(w, "cannot write: %s", strerror(errno));
 	w->len = 0;
 }
@@ -240,8 +219,8 @@ struct st_truth_writer *st_truth_create(const char *path, int ncores)
 		return NULL;
 	}
 	w = xcalloc(1, sizeof(*w));
-	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (w->fd < 0) {
+	w->f = fopen(path, "wbe");
+	if (!w->f) {
 		error("%s: cannot create: %s", path, strerror(errno));
 		free(w);
 		return NULL;
@@ -249,7 +228,7 @@ struct st_truth_writer *st_truth_create(const char *path, int ncores)
 	w->z = libdeflate_alloc_compressor(TR_LEVEL);
 	if (!w->z) {
 		error("%s: cannot set up libdeflate's compressor: out of memory", path);
-		close(w->fd);
+		fclose(w->f);
 		free(w);
 		return NULL;
 	}
@@ -435,6 +414,8 @@ int st_truth_flush(struct st_truth_writer *w)
 {
 	/* a whole member: what is on disk reads up to here if the process dies */
 	spill(w);
+	if (!w->failed && fflush(w->f))
+		w_fail(w, "cannot write: %s", strerror(errno));
 	return w_report(w);
 }
 
@@ -445,7 +426,7 @@ int st_truth_close(struct st_truth_writer *w)
 	if (!w)
 		return 0;
 	spill(w);
-	if (close(w->fd) && !w->failed)
+	if (fclose(w->f) && !w->failed)
 		w_fail(w, "cannot write: %s", strerror(errno));
 	ret = w_report(w);
 	libdeflate_free_compressor(w->z);
